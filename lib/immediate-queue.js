@@ -1,0 +1,99 @@
+/*
+ * ImmediateQueue: the FIFO that holds pending setImmediate handles.
+ *
+ * Owns storage only: fixed-size ring segments linked into a chain, the shape of Node's own
+ * nextTick queue.  Pushing never copies the queue (a full segment links a fresh one, or reuses
+ * the one spare segment kept to avoid allocation churn at a segment boundary), shifting is an
+ * index bump, and a segment drained empty is dropped, so a burst that queued a million entries
+ * gives its memory back once the burst has run.  pop() takes back the newest entry, which is how
+ * a setImmediate cancelled right after it was made costs no queue space at all.
+ * It must never look inside the entries (cancelled entries are the caller's business) and never
+ * allocate on the push/shift fast path.
+ */
+'use strict';
+
+// 1024 slots = 8 KiB per segment: large enough that segment changes are rare, small enough that
+// an idle queue holds little memory.  Must be a power of two (indexes wrap with a mask).
+const SEGMENT_SIZE = 1024;
+const MASK = SEGMENT_SIZE - 1;
+
+class RingSegment {
+  constructor() {
+    this.slots = new Array(SEGMENT_SIZE).fill(undefined);
+    this.bottom = 0;      // index of the oldest entry
+    this.top = 0;         // index one past the newest entry
+    this.count = 0;
+    this.next = null;     // the segment holding newer entries
+  }
+}
+
+class ImmediateQueue {
+  constructor() {
+    this.head = new RingSegment();   // oldest entries are shifted from here
+    this.tail = this.head;           // new entries are pushed here
+    this.length = 0;
+    this.spare = null;
+  }
+
+  push(item) {
+    let seg = this.tail;
+    if (seg.count === SEGMENT_SIZE) seg = this._grow();
+    seg.slots[seg.top] = item;
+    seg.top = (seg.top + 1) & MASK;
+    seg.count += 1;
+    this.length += 1;
+  }
+
+  shift() {
+    if (this.length === 0) return undefined;
+    let seg = this.head;
+    // pop() can leave empty segments behind the entries, never in front of them
+    while (seg.count === 0) seg = this._advance();
+    const item = seg.slots[seg.bottom];
+    seg.slots[seg.bottom] = undefined;
+    seg.bottom = (seg.bottom + 1) & MASK;
+    seg.count -= 1;
+    this.length -= 1;
+    return item;
+  }
+
+  /* the newest entry, or undefined */
+  last() {
+    const seg = this.tail;
+    return seg.count === 0 ? undefined : seg.slots[(seg.top - 1) & MASK];
+  }
+
+  /* remove the newest entry (the caller checked last()) */
+  pop() {
+    const seg = this.tail;
+    if (seg.count === 0) return;
+    seg.top = (seg.top - 1) & MASK;
+    seg.slots[seg.top] = undefined;
+    seg.count -= 1;
+    this.length -= 1;
+  }
+
+  _grow() {
+    let seg = this.spare;
+    if (seg === null) seg = new RingSegment();
+    else this.spare = null;
+    this.tail.next = seg;
+    this.tail = seg;
+    return seg;
+  }
+
+  // the head segment is empty and a newer one exists: move on, keeping at most one spare
+  _advance() {
+    const old = this.head;
+    const seg = old.next;
+    old.next = null;
+    old.bottom = old.top = 0;
+    if (this.spare === null) this.spare = old;
+    this.head = seg;
+    return seg;
+  }
+}
+
+ImmediateQueue.SEGMENT_SIZE = SEGMENT_SIZE;
+
+module.exports = ImmediateQueue;

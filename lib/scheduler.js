@@ -1,0 +1,463 @@
+/*
+ * scheduler: runs qtimers' callbacks from a handful of native timers.
+ *
+ * Owns the pending immediates (an ImmediateQueue) and timeouts (a TimeoutStore), the handles'
+ * lifecycle (pending, running, destroyed) and reference counts, and the native drivers: one
+ * native setImmediate drains the immediate queue, one native setTimeout (re-armed for the
+ * earliest expiry, reused with refresh() when the delay repeats) drains the due timeouts.  A
+ * driver is referenced exactly when a referenced handle is pending, so with only unref'd timers
+ * left the process exits as Node's would; with nothing pending there are no wakeups at all.
+ * Between two callbacks it drains the nextTick and microtask queues (process._tickCallback, the
+ * hook native timers use), and a callback that throws leaves the drain with the exception still
+ * propagating, so it reaches 'uncaughtException' (or crashes the process) exactly as a native
+ * one does, while a `finally` reschedules the rest so nothing due is lost or run twice.
+ * It must never call user code except through runImmediate/runTimeout, never allocate per
+ * callback on the drain paths, and never use the globals (they may be qtimers itself, or gone).
+ */
+'use strict';
+
+const nativeTimers = require('timers');
+const clock = require('./clock');
+const ImmediateQueue = require('./immediate-queue');
+const { TimeoutStore } = require('./timeout-list');
+const context = require('./context');
+
+// Captured at load: the globals may be replaced (by us) or removed (by tests) later.
+const nativeSetImmediate = nativeTimers.setImmediate;
+const nativeSetTimeout = nativeTimers.setTimeout;
+const nativeClearTimeout = nativeTimers.clearTimeout;
+const proc = process;
+const tickCallback = typeof proc._tickCallback === 'function' ? proc._tickCallback : function noTicks() {};
+const queueMicrotask_ = globalThis.queueMicrotask;
+const ReflectApply = Reflect.apply;
+
+// Handle state bits (handle._flags).
+const REFED = 1;        // keeps the process alive while pending
+const DESTROYED = 2;    // ran (and will not repeat) or was cleared: Node's `_destroyed`
+const CLEARED = 4;      // cleared by the user: refresh() no longer revives it
+const REPEAT = 8;       // an interval
+const EXTRA = 16;       // carries arguments and/or an async context (a Timeout subclass for timeouts)
+const CONTEXT = 32;     // carries an AsyncResource
+const PRIMITIVE = 64;   // has been given a numeric id by Symbol.toPrimitive
+
+const settings = {
+  // setImmediate.maxTickDepth: how many callbacks one drain runs; see setImmediate in timers.js
+  maxTickDepth: -10,
+};
+
+// ---------------------------------------------------------------- reference counting
+
+let refedImmediates = 0;    // pending immediates with REFED
+let refedTimeouts = 0;      // linked timeouts with REFED
+let refsDirty = false;
+let reconcileQueued = false;
+let draining = false;       // inside runImmediates or runTimeouts
+
+// A count crossed zero.  Drivers are (un)referenced once per synchronous section or drain, not
+// per call: a set/clear loop crosses zero on every iteration, and so does a recursive
+// setImmediate on every callback, while a native ref() or unref() is a call into C++.  A drain
+// reconciles when it ends; anywhere else a microtask does, which runs before the event loop
+// can next decide whether the process stays alive.
+function refsChanged() {
+  refsDirty = true;
+  if (draining || reconcileQueued) return;
+  reconcileQueued = true;
+  queueMicrotask_(reconcileFromMicrotask);
+}
+
+function reconcileFromMicrotask() {
+  reconcileQueued = false;
+  if (refsDirty) reconcileRefs();
+}
+
+function reconcileRefs() {
+  refsDirty = false;
+  if (immediateDriver !== null) {
+    const want = refedImmediates > 0;
+    if (want !== immediateDriverRefed) {
+      immediateDriverRefed = want;
+      if (want) immediateDriver.ref(); else immediateDriver.unref();
+    }
+  }
+  if (timeoutDriver !== null) {
+    const want = refedTimeouts > 0;
+    if (want !== timeoutDriverRefed) {
+      timeoutDriverRefed = want;
+      if (want) timeoutDriver.ref(); else timeoutDriver.unref();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- immediates
+
+const immediates = new ImmediateQueue();
+let immediateDriver = null;         // the native Immediate queued to drain us, if any
+let immediateDriverRefed = false;
+let drainingImmediates = false;
+// During a drain: how many entries at the front of the queue were there when it started
+// (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
+let preQueued = 0;
+
+function scheduleImmediateDriver() {
+  immediateDriver = nativeSetImmediate(runImmediates);
+  immediateDriverRefed = true;
+  if (refedImmediates === 0) {
+    immediateDriverRefed = false;
+    immediateDriver.unref();
+  }
+}
+
+function addImmediate(imm) {
+  immediates.push(imm);
+  if (imm._flags & REFED) {
+    if (refedImmediates++ === 0) refsChanged();
+  }
+  if (immediateDriver === null && !drainingImmediates) scheduleImmediateDriver();
+}
+
+function cancelImmediate(imm) {
+  const f = imm._flags;
+  if (f & DESTROYED) return;
+  imm._flags = (f | DESTROYED | CLEARED) & ~REFED;
+  if (f & REFED) {
+    if (--refedImmediates === 0) refsChanged();
+  }
+  imm._onImmediate = null;
+  imm._argv = undefined;
+  if (f & CONTEXT) releaseContext(imm);
+  // cancelled right after it was made (the set/clear pattern): take the slot back, unless the
+  // running drain counted it as pre-queued
+  if (immediates.last() === imm && immediates.length > preQueued) immediates.pop();
+}
+
+function refImmediate(imm) {
+  const f = imm._flags;
+  if (f & REFED) return;
+  imm._flags = f | REFED;
+  if (!(f & DESTROYED)) {
+    if (refedImmediates++ === 0) refsChanged();
+  }
+}
+
+function unrefImmediate(imm) {
+  const f = imm._flags;
+  if (!(f & REFED)) return;
+  imm._flags = f & ~REFED;
+  if (!(f & DESTROYED)) {
+    if (--refedImmediates === 0) refsChanged();
+  }
+}
+
+function runImmediates() {
+  immediateDriver = null;
+  drainingImmediates = true;
+  draining = true;
+  clock.inBatch = true;
+  clock.valid = false;
+  // maxTickDepth N > 0: up to N callbacks, new ones included; 0: exactly those queued before
+  // this turn (Node's rule); -N: those plus up to N queued while running.
+  const depth = settings.maxTickDepth;
+  let extra;
+  if (depth > 0) {
+    preQueued = 0;
+    extra = depth;
+  } else {
+    preQueued = immediates.length;
+    extra = -depth;
+  }
+  try {
+    for (;;) {
+      let imm;
+      if (preQueued > 0) {
+        preQueued -= 1;
+        imm = immediates.shift();
+      } else if (extra > 0 && immediates.length > 0) {
+        imm = immediates.shift();
+        if (imm._flags & DESTROYED) continue;   // cancelled entries cost no budget
+        extra -= 1;
+      } else {
+        break;
+      }
+      const f = imm._flags;
+      if (f & DESTROYED) continue;
+      imm._flags = (f | DESTROYED) & ~REFED;    // as in Node: destroyed before it runs
+      if (f & REFED) {
+        if (--refedImmediates === 0) refsChanged();
+      }
+      runImmediate(imm, f);
+      clock.valid = false;
+      tickCallback();
+    }
+  } finally {
+    // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
+    preQueued = 0;
+    drainingImmediates = false;
+    draining = false;
+    clock.inBatch = false;
+    clock.valid = false;
+    if (immediates.length > 0 && immediateDriver === null) scheduleImmediateDriver();
+    if (refsDirty) reconcileRefs();
+  }
+}
+
+function runImmediate(imm, f) {
+  try {
+    if (f & CONTEXT) context.callIn(imm._asyncResource, imm._onImmediate, imm, imm._argv);
+    else if (f & EXTRA) ReflectApply(imm._onImmediate, imm, imm._argv);
+    // a method call: `this` is the handle, and the callback's own .call/.apply are never used
+    else imm._onImmediate();
+  } finally {
+    // as Node does: a handle the program keeps must not keep the callback alive
+    imm._onImmediate = null;
+    if (f & EXTRA) {
+      imm._argv = undefined;
+      if (f & CONTEXT) releaseContext(imm);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- timeouts
+
+const store = new TimeoutStore();
+let timeoutDriver = null;         // the native Timeout that wakes us; kept for reuse
+let timeoutDriverDelay = -1;      // the delay it was created with (refresh() re-arms with it)
+let timeoutDriverRefed = false;
+// When the driver will fire, in clock ms: Infinity when it is not armed, -Infinity while a drain
+// runs (the drain arms it once at the end, for whatever is then first).
+let armedExpiry = Infinity;
+let continuation = null;          // native Immediate that resumes a drain a callback threw out of
+
+function armTimeoutDriver(expiry) {
+  let delay = Math.ceil(expiry - clock.now());
+  if (delay < 1) delay = 1;
+  armedExpiry = expiry;
+  if (timeoutDriver !== null) {
+    if (delay === timeoutDriverDelay) {
+      timeoutDriver.refresh();
+      return;
+    }
+    nativeClearTimeout(timeoutDriver);
+  }
+  timeoutDriver = nativeSetTimeout(runTimeouts, delay);
+  timeoutDriverDelay = delay;
+  timeoutDriverRefed = true;
+  if (refedTimeouts === 0) {
+    timeoutDriverRefed = false;
+    timeoutDriver.unref();
+  }
+}
+
+/* link a timeout whose _idleTimeout and _flags are set; start = the batch's timestamp */
+function addTimeout(timer) {
+  const msecs = Math.trunc(timer._idleTimeout);   // as Node: no sub-millisecond accuracy assumed
+  const start = clock.valid ? clock.cached : clock.refresh();
+  timer._idleStart = start;
+  store.append(timer, msecs);
+  if (timer._flags & REFED) {
+    if (refedTimeouts++ === 0) refsChanged();
+  }
+  if (start + msecs < armedExpiry) armTimeoutDriver(start + msecs);
+}
+
+function cancelTimeout(timer) {
+  const f = timer._flags;
+  if (f & CLEARED) return;
+  if (timer._prev !== null) {
+    store.unlink(timer);
+    if (f & REFED) {
+      if (--refedTimeouts === 0) refsChanged();
+    }
+  }
+  timer._flags = (f | DESTROYED | CLEARED) & ~REFED;
+  timer._onTimeout = null;
+  if (f & EXTRA) {
+    timer._timerArgs = undefined;
+    if (f & CONTEXT) releaseContext(timer);
+  }
+  if (f & PRIMITIVE) forgetId(timer);
+}
+
+function refreshTimeout(timer) {
+  const f = timer._flags;
+  if (f & CLEARED) return;
+  if (timer._prev !== null) {
+    // already pending: move it to the back of its list with a new start
+    if (timer._next === store.lastList && timer._idleStart === clock.now()) return;  // already last, same ms
+    store.unlink(timer);
+    if (f & REFED) refedTimeouts -= 1;        // re-added just below: no zero crossing to report
+  } else if (f & DESTROYED) {
+    // fired: refresh() revives it (documented Node behaviour); it needs a context again
+    timer._flags = f & ~DESTROYED;
+    if (context.state.tracking && (f & EXTRA)) {
+      timer._asyncResource = context.capture('Timeout');
+      timer._flags |= CONTEXT;
+    }
+  }
+  addTimeout(timer);
+}
+
+function refTimeout(timer) {
+  const f = timer._flags;
+  if (f & REFED) return;
+  timer._flags = f | REFED;
+  if (timer._prev !== null) {
+    if (refedTimeouts++ === 0) refsChanged();
+  }
+}
+
+function unrefTimeout(timer) {
+  const f = timer._flags;
+  if (!(f & REFED)) return;
+  timer._flags = f & ~REFED;
+  if (timer._prev !== null) {
+    if (--refedTimeouts === 0) refsChanged();
+  }
+}
+
+function runTimeouts() {
+  clock.inBatch = true;
+  clock.valid = false;
+  const now = clock.refresh();
+  armedExpiry = -Infinity;
+  draining = true;
+  let completed = false;
+  try {
+    for (;;) {
+      const list = store.peek();
+      if (list === undefined) break;
+      const head = list._next;
+      if (head === list || head._idleStart !== list.start) {
+        // empty, or its head left since it was keyed: re-key and look again
+        store.rekeyTop();
+        continue;
+      }
+      // due: expired, and not started in this very millisecond (a 0 ms timer made by a
+      // callback of this drain would otherwise run in it, and could do so forever)
+      if (list.expiry > now || head._idleStart >= now) break;
+      store.unlink(head);
+      if (head._flags & REFED) {
+        if (--refedTimeouts === 0) refsChanged();
+      }
+      runTimeout(head);
+      tickCallback();
+    }
+    completed = true;
+  } finally {
+    draining = false;
+    clock.inBatch = false;
+    clock.valid = false;
+    armedExpiry = Infinity;
+    if (completed) armForFirst();
+    else if (continuation === null) {
+      // A callback threw.  Node runs the other due timers right after the exception has been
+      // reported; the nearest place we can do that is this loop iteration's check phase.
+      continuation = nativeSetImmediate(resumeTimeouts);
+      if (refedTimeouts === 0) continuation.unref();
+    }
+    if (refsDirty) reconcileRefs();
+  }
+}
+
+function resumeTimeouts() {
+  continuation = null;
+  runTimeouts();
+}
+
+function armForFirst() {
+  for (;;) {
+    const list = store.peek();
+    if (list === undefined) return;
+    const head = list._next;
+    if (head !== list && head._idleStart === list.start) {
+      armTimeoutDriver(list.expiry);
+      return;
+    }
+    store.rekeyTop();
+  }
+}
+
+function runTimeout(timer) {
+  const f = timer._flags;
+  try {
+    if (f & EXTRA) {
+      if (f & CONTEXT) context.callIn(timer._asyncResource, timer._onTimeout, timer, timer._timerArgs);
+      else if (timer._timerArgs === undefined) timer._onTimeout();
+      else ReflectApply(timer._onTimeout, timer, timer._timerArgs);
+    } else {
+      timer._onTimeout();
+    }
+  } finally {
+    clock.valid = false;
+    afterTimeout(timer);
+  }
+}
+
+function afterTimeout(timer) {
+  // refresh()ed from its own callback (pending again) or cleared there (done with): as it is
+  if (timer._prev !== null) return;
+  const f = timer._flags;
+  if (f & CLEARED) return;
+  if (f & REPEAT) {
+    addTimeout(timer);     // the next period counts from now, after the callback, as in Node
+    return;
+  }
+  timer._flags = f | DESTROYED;
+  if (f & CONTEXT) releaseContext(timer);
+}
+
+// ---------------------------------------------------------------- shared
+
+function releaseContext(handle) {
+  const resource = handle._asyncResource;
+  handle._asyncResource = null;
+  handle._flags &= ~CONTEXT;
+  if (resource !== null) context.release(resource);
+}
+
+// Numeric ids for Symbol.toPrimitive, made on demand: most timers never need one, so the id
+// lives here rather than in a field every timer would carry.
+const timersById = Object.create(null);
+const idOf = new WeakMap();
+let lastId = 0;
+
+function timerId(timer) {
+  let id = idOf.get(timer);
+  if (id === undefined) {
+    id = ++lastId;
+    idOf.set(timer, id);
+  }
+  if (!(timer._flags & CLEARED)) {
+    timer._flags |= PRIMITIVE;
+    timersById[id] = timer;
+  }
+  return id;
+}
+
+function timerById(id) {
+  return timersById[id];
+}
+
+function forgetId(timer) {
+  const id = idOf.get(timer);
+  if (id !== undefined) delete timersById[id];
+  timer._flags &= ~PRIMITIVE;
+}
+
+function stats() {
+  return {
+    immediates: immediates.length,
+    refedImmediates,
+    refedTimeouts,
+    timeoutLists: store.lists.size,
+    immediateDriver: immediateDriver !== null,
+    timeoutArmed: armedExpiry !== Infinity,
+  };
+}
+
+module.exports = {
+  REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE,
+  settings,
+  addImmediate, cancelImmediate, refImmediate, unrefImmediate,
+  addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
+  timerId, timerById, stats,
+};

@@ -1,0 +1,216 @@
+/*
+ * timers: the public functions setImmediate, clearImmediate, setTimeout, clearTimeout,
+ * setInterval, clearInterval and currentTimestamp, with their knobs.
+ *
+ * Owns argument handling with Node's exact behaviour: a non-function callback gets Node's own
+ * TypeError (ERR_INVALID_ARG_TYPE, produced by Node's validator so message and code always
+ * match the running version); a delay outside [MIN_TIMEOUT, MAX_TIMEOUT] becomes MIN_TIMEOUT,
+ * with Node's TimeoutOverflowWarning above 2^31-1; clear*() ignores null, undefined, unknown ids
+ * and foreign objects, and hands native handles (made before install) to Node's own clear*.
+ * The knobs live on the functions as the original qtimers had them: setImmediate.maxTickDepth,
+ * setTimeout.MIN_TIMEOUT, setTimeout.MAX_TIMEOUT.
+ * It must never touch globals (install.js does) and never keep per-call state of its own.
+ */
+'use strict';
+
+const nativeTimers = require('timers');
+const util = require('util');
+const scheduler = require('./scheduler');
+const context = require('./context');
+const clock = require('./clock');
+const { Timeout, TimeoutWithExtras, Immediate } = require('./handles');
+
+const { REFED, EXTRA, CONTEXT, REPEAT, settings } = scheduler;
+const nativeSetImmediate = nativeTimers.setImmediate;
+const nativeSetTimeout = nativeTimers.setTimeout;
+const nativeClearTimeout = nativeTimers.clearTimeout;
+const nativeClearImmediate = nativeTimers.clearImmediate;
+const proc = process;
+const contextState = context.state;
+
+const TIMEOUT_MAX = 2 ** 31 - 1;
+const limits = {
+  min: 1,
+  max: TIMEOUT_MAX,
+};
+
+// Node >= 23 also warns, once each, about negative and NaN delays; follow the Node we run on.
+const warnsNegativeAndNaN = Number(proc.versions.node.split('.')[0]) >= 23;
+let warnedNegative = false;
+let warnedNaN = false;
+
+function delayOf(after) {
+  if (after === undefined) return limits.min;
+  after *= 1;   // coerce as Node does (and throw as Node does for a Symbol or a BigInt)
+  if (!(after >= limits.min && after <= limits.max)) {
+    if (after > TIMEOUT_MAX) {
+      warn(`${after} does not fit into a 32-bit signed integer.`, 'TimeoutOverflowWarning');
+    } else if (warnsNegativeAndNaN) {
+      if (after < 0 && !warnedNegative) {
+        warnedNegative = true;
+        warn(`${after} is a negative number.`, 'TimeoutNegativeWarning');
+      } else if (after !== after && !warnedNaN) {
+        warnedNaN = true;
+        warn(`${after} is not a number.`, 'TimeoutNaNWarning');
+      }
+    }
+    after = limits.min;
+  }
+  return after;
+}
+
+function warn(what, type) {
+  proc.emitWarning(`${what}\nTimeout duration was set to ${limits.min}.`, type);
+}
+
+function setTimeout(callback, after, arg1, arg2, arg3) {
+  if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
+  after = delayOf(after);
+  const n = arguments.length;
+  let timer;
+  if (n <= 2 && !contextState.tracking) {
+    timer = new Timeout(callback, after, REFED);
+  } else {
+    timer = withExtras(callback, after, REFED, n, arguments, arg1, arg2, arg3);
+  }
+  scheduler.addTimeout(timer);
+  return timer;
+}
+
+function setInterval(callback, repeat, arg1, arg2, arg3) {
+  if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
+  repeat = delayOf(repeat);
+  const n = arguments.length;
+  let timer;
+  if (n <= 2 && !contextState.tracking) {
+    timer = new Timeout(callback, repeat, REFED | REPEAT);
+  } else {
+    timer = withExtras(callback, repeat, REFED | REPEAT, n, arguments, arg1, arg2, arg3);
+  }
+  scheduler.addTimeout(timer);
+  return timer;
+}
+
+function withExtras(callback, after, flags, n, argumentsObject, arg1, arg2, arg3) {
+  let args;
+  switch (n) {
+    case 0: case 1: case 2: break;
+    case 3: args = [arg1]; break;
+    case 4: args = [arg1, arg2]; break;
+    case 5: args = [arg1, arg2, arg3]; break;
+    default:
+      args = new Array(n - 2);
+      for (let i = 2; i < n; i++) args[i - 2] = argumentsObject[i];
+  }
+  let resource = null;
+  if (contextState.tracking) {
+    resource = context.capture('Timeout');
+    flags |= CONTEXT;
+  }
+  return new TimeoutWithExtras(callback, after, flags, args, resource);
+}
+
+function clearTimeout(timer) {
+  if (timer instanceof Timeout) {
+    scheduler.cancelTimeout(timer);
+  } else if (typeof timer === 'number' || typeof timer === 'string') {
+    const mine = scheduler.timerById(timer);
+    if (mine !== undefined) scheduler.cancelTimeout(mine);
+    else nativeClearTimeout(timer);     // an id of a native timer made before install
+  } else if (timer !== null && typeof timer === 'object') {
+    nativeClearTimeout(timer);          // a native handle, or something Node ignores as well
+  }
+}
+
+function clearInterval(timer) {
+  clearTimeout(timer);
+}
+
+function setImmediate(callback, arg1, arg2, arg3) {
+  if (typeof callback !== 'function') return nativeSetImmediate(callback);   // throws Node's error
+  const n = arguments.length;
+  let args;
+  let flags = REFED;
+  switch (n) {
+    case 0: case 1: break;
+    case 2: args = [arg1]; break;
+    case 3: args = [arg1, arg2]; break;
+    case 4: args = [arg1, arg2, arg3]; break;
+    default:
+      args = new Array(n - 1);
+      for (let i = 1; i < n; i++) args[i - 1] = arguments[i];
+  }
+  if (args !== undefined) flags |= EXTRA;
+  let resource = null;
+  if (contextState.tracking) {
+    resource = context.capture('Immediate');
+    flags |= CONTEXT | EXTRA;
+  }
+  const imm = new Immediate(callback, args, flags, resource);
+  scheduler.addImmediate(imm);
+  return imm;
+}
+
+function clearImmediate(imm) {
+  if (imm instanceof Immediate) scheduler.cancelImmediate(imm);
+  else if (imm !== null && typeof imm === 'object') nativeClearImmediate(imm);
+}
+
+/* the scheduling timestamp, as epoch milliseconds: what setTimeout stamps timers with now */
+function currentTimestamp() {
+  return clock.epochNow();
+}
+
+// ---------------------------------------------------------------- knobs
+
+function toNumber(name, value) {
+  const n = Number(value);
+  if (typeof value !== 'number' && typeof value !== 'string' || !Number.isFinite(n)) {
+    throw new TypeError(`${name} must be a finite number, got ${util.inspect(value)}`);
+  }
+  return n;
+}
+
+Object.defineProperty(setImmediate, 'maxTickDepth', {
+  enumerable: true,
+  get() { return settings.maxTickDepth; },
+  set(value) { settings.maxTickDepth = Math.trunc(toNumber('setImmediate.maxTickDepth', value)); },
+});
+
+Object.defineProperty(setTimeout, 'MIN_TIMEOUT', {
+  enumerable: true,
+  get() { return limits.min; },
+  set(value) {
+    const n = toNumber('setTimeout.MIN_TIMEOUT', value);
+    if (n < 0 || n > limits.max) throw new RangeError(`setTimeout.MIN_TIMEOUT must be in [0, ${limits.max}], got ${n}`);
+    limits.min = n;
+  },
+});
+
+Object.defineProperty(setTimeout, 'MAX_TIMEOUT', {
+  enumerable: true,
+  get() { return limits.max; },
+  set(value) {
+    const n = toNumber('setTimeout.MAX_TIMEOUT', value);
+    if (n < limits.min || n > TIMEOUT_MAX) throw new RangeError(`setTimeout.MAX_TIMEOUT must be in [${limits.min}, ${TIMEOUT_MAX}], got ${n}`);
+    limits.max = n;
+  },
+});
+
+// util.promisify(setTimeout) and util.promisify(setImmediate) behave as Node's.
+Object.defineProperty(setTimeout, util.promisify.custom, {
+  enumerable: true,
+  get() { return require('timers/promises').setTimeout; },
+});
+Object.defineProperty(setImmediate, util.promisify.custom, {
+  enumerable: true,
+  get() { return require('timers/promises').setImmediate; },
+});
+
+module.exports = {
+  setImmediate, clearImmediate,
+  setTimeout, clearTimeout,
+  setInterval, clearInterval,
+  currentTimestamp,
+  Timeout, Immediate,
+};
