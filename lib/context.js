@@ -83,4 +83,21 @@ function release(resource) {
   resource.emitDestroy();
 }
 
-module.exports = { state, trackAsyncContext, capture, callIn, release };
+// The scope qtimers' own native drivers are created in.  A driver is created by whatever code
+// happens to schedule first; were it created in that code's context, every callback without a
+// context of its own (made before tracking began) would run in it, and Node would even route a
+// throw to that code's domain.  Made at load, so it carries no store and no domain.
+const rootScope = new AsyncResource('qtimers');
+
+/* fn(arg) called as if from the top level: no store, no async parent, no active domain */
+function callAtRoot(fn, arg) {
+  const domain = proc.domain;
+  if (domain) proc.domain = null;   // a domain's init hook adopts whatever process.domain is
+  try {
+    return rootScope.runInAsyncScope(fn, null, arg);
+  } finally {
+    if (domain) proc.domain = domain;
+  }
+}
+
+module.exports = { state, trackAsyncContext, capture, callIn, release, callAtRoot };

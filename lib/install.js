@@ -1,58 +1,69 @@
 /*
- * install: putting qtimers in place of Node's global timers, and taking it out again.
+ * install: putting qtimers in place of Node's timers, and taking it out again.
  *
- * Owns the global property swap and the module's public face: the object `require('qtimers')`
- * returns (install, uninstall, the timer functions, currentTimestamp).  install() saves each
- * global's exact property descriptor the first time and defines ours with the same attributes,
- * adding currentTimestamp as a non-enumerable global so leak checkers that diff the global
- * object's keys (mocha --check-leaks, Node's own test harness) do not flag it; uninstall()
- * puts the saved descriptors back, so the very same native functions return.  Both may be
- * called any number of times.  Handles outlive either call: a qtimers timer made before
- * uninstall() still fires and can still be cleared.
- * It must never change how timers behave, only which functions the globals name.
+ * Owns the swap and the module's public face: the object `require('qtimers')` returns (install,
+ * uninstall, the timer functions, currentTimestamp).  install() replaces the six global timer
+ * functions and, unless told `{ timersModule: false }`, the same six exports of Node's `timers`
+ * module, so libraries that call require('timers').setTimeout get qtimers too (ESM named imports
+ * follow through module.syncBuiltinESMExports).  Node's internals keep their own references and
+ * are not affected.  The first install() saves every replaced property's exact descriptor and
+ * defines ours with the same attributes, adding currentTimestamp as a non-enumerable global so
+ * leak checkers that diff the global object's keys (mocha --check-leaks, Node's test harness) do
+ * not flag it; uninstall() puts the saved descriptors back, so the very same native functions
+ * return.  Both may be called any number of times.  Handles outlive either call: a qtimers timer
+ * made before uninstall() still fires and can still be cleared.
+ * It must never change how timers behave, only which functions those names refer to.
  */
 'use strict';
 
+const nodeTimers = require('timers');
+const { syncBuiltinESMExports } = require('module');
 const timers = require('./timers');
 
-const GLOBAL_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
+const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 
-let saved = null;   // name -> the global's own property descriptor before install (or undefined)
+// one record per replaced property: { target, name, descriptor before install (or undefined) }
+let saved = null;
 
-function install() {
-  if (saved === null) {
-    saved = Object.create(null);
-    for (const name of GLOBAL_NAMES) saved[name] = Object.getOwnPropertyDescriptor(globalThis, name);
-    saved.currentTimestamp = Object.getOwnPropertyDescriptor(globalThis, 'currentTimestamp');
-  }
-  for (const name of GLOBAL_NAMES) {
-    const was = saved[name];
-    Object.defineProperty(globalThis, name, {
-      value: timers[name],
-      writable: was ? was.writable !== false : true,
-      enumerable: was ? was.enumerable : true,
-      configurable: true,
-    });
-  }
-  Object.defineProperty(globalThis, 'currentTimestamp', {
-    value: timers.currentTimestamp, writable: true, enumerable: false, configurable: true,
+function replace(target, name, value, enumerable) {
+  const was = Object.getOwnPropertyDescriptor(target, name);
+  saved.push({ target, name, was });
+  Object.defineProperty(target, name, {
+    value,
+    writable: was ? was.writable !== false : true,
+    enumerable: was ? was.enumerable : enumerable,
+    configurable: true,
   });
+}
+
+function install(options) {
+  const timersModule = !(options && options.timersModule === false);
+  if (saved !== null) uninstall();   // a re-install re-applies (possibly different) options
+  saved = [];
+  for (const name of TIMER_NAMES) replace(globalThis, name, timers[name], true);
+  replace(globalThis, 'currentTimestamp', timers.currentTimestamp, false);
+  if (timersModule) {
+    for (const name of TIMER_NAMES) replace(nodeTimers, name, timers[name], true);
+    syncBuiltinESMExports();
+  }
   return qtimers;
 }
 
 function uninstall() {
   if (saved === null) return qtimers;
-  for (const name of GLOBAL_NAMES.concat('currentTimestamp')) {
-    const was = saved[name];
-    if (was) Object.defineProperty(globalThis, name, was);
-    else delete globalThis[name];
+  // in reverse, so a property replaced twice ends as it was first found
+  for (let i = saved.length - 1; i >= 0; i--) {
+    const { target, name, was } = saved[i];
+    if (was) Object.defineProperty(target, name, was);
+    else delete target[name];
   }
   saved = null;
+  syncBuiltinESMExports();
   return qtimers;
 }
 
 function isInstalled() {
-  return saved !== null && globalThis.setTimeout === timers.setTimeout;
+  return saved !== null;
 }
 
 const qtimers = {

@@ -21,6 +21,7 @@ const clock = require('./clock');
 const ImmediateQueue = require('./immediate-queue');
 const { TimeoutStore } = require('./timeout-list');
 const context = require('./context');
+const contextState = context.state;
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const nativeSetImmediate = nativeTimers.setImmediate;
@@ -98,8 +99,13 @@ let drainingImmediates = false;
 // (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
 let preQueued = 0;
 
+// Native timers for our own use, made outside any user's async context (see context.callAtRoot).
+function nativeImmediate(fn) {
+  return contextState.tracking ? context.callAtRoot(nativeSetImmediate, fn) : nativeSetImmediate(fn);
+}
+
 function scheduleImmediateDriver() {
-  immediateDriver = nativeSetImmediate(runImmediates);
+  immediateDriver = nativeImmediate(runImmediates);
   immediateDriverRefed = true;
   if (refedImmediates === 0) {
     immediateDriverRefed = false;
@@ -233,18 +239,29 @@ function armTimeoutDriver(expiry) {
   armedExpiry = expiry;
   if (timeoutDriver !== null) {
     if (delay === timeoutDriverDelay) {
-      timeoutDriver.refresh();
+      if (contextState.tracking) context.callAtRoot(refreshNative, timeoutDriver);
+      else timeoutDriver.refresh();
       return;
     }
     nativeClearTimeout(timeoutDriver);
   }
-  timeoutDriver = nativeSetTimeout(runTimeouts, delay);
+  nextDriverDelay = delay;
+  timeoutDriver = contextState.tracking ? context.callAtRoot(newTimeoutDriver) : newTimeoutDriver();
   timeoutDriverDelay = delay;
   timeoutDriverRefed = true;
   if (refedTimeouts === 0) {
     timeoutDriverRefed = false;
     timeoutDriver.unref();
   }
+}
+
+let nextDriverDelay = 1;
+function newTimeoutDriver() {
+  return nativeSetTimeout(runTimeouts, nextDriverDelay);
+}
+
+function refreshNative(timer) {
+  timer.refresh();
 }
 
 /* link a timeout whose _idleTimeout and _flags are set; start = the batch's timestamp */
@@ -338,6 +355,12 @@ function runTimeouts() {
       if (head._flags & REFED) {
         if (--refedTimeouts === 0) refsChanged();
       }
+      if (!head._onTimeout) {
+        // a program may disarm a timer by deleting its callback, as Node allows
+        head._flags |= DESTROYED;
+        if (head._flags & CONTEXT) releaseContext(head);
+        continue;
+      }
       runTimeout(head);
       tickCallback();
     }
@@ -351,7 +374,7 @@ function runTimeouts() {
     else if (continuation === null) {
       // A callback threw.  Node runs the other due timers right after the exception has been
       // reported; the nearest place we can do that is this loop iteration's check phase.
-      continuation = nativeSetImmediate(resumeTimeouts);
+      continuation = nativeImmediate(resumeTimeouts);
       if (refedTimeouts === 0) continuation.unref();
     }
     if (refsDirty) reconcileRefs();
@@ -397,7 +420,7 @@ function afterTimeout(timer) {
   if (timer._prev !== null) return;
   const f = timer._flags;
   if (f & CLEARED) return;
-  if (f & REPEAT) {
+  if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
     addTimeout(timer);     // the next period counts from now, after the callback, as in Node
     return;
   }
