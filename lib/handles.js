@@ -25,8 +25,8 @@ class Timeout {
   constructor(callback, after, flags) {
     this._onTimeout = callback;
     this._idleTimeout = after;
-    this._prev = null;          // list links: both null unless pending
-    this._next = null;
+    this._idlePrev = null;          // list links: both null unless pending
+    this._idleNext = null;
     this._idleStart = 0;        // scheduling ms when (re)started
     this._flags = flags;
   }
@@ -84,7 +84,7 @@ class Timeout {
 
   [inspectCustom](depth, options, inspect) {
     const f = this._flags;
-    const state = (f & CLEARED) ? 'cleared' : (this._prev !== null ? 'pending' : (f & DESTROYED) ? 'done' : 'running');
+    const state = (f & CLEARED) ? 'cleared' : (this._idlePrev !== null ? 'pending' : (f & DESTROYED) ? 'done' : 'running');
     const fn = this._onTimeout;
     const props = {
       delay: this._idleTimeout,

@@ -46,33 +46,38 @@ const settings = {
   maxTickDepth: -10,
 };
 
-// ---------------------------------------------------------------- reference counting
+// ---------------------------------------------------------------- settling
+
+// Two things only have to be right by the time control returns to the event loop: whether each
+// native driver is referenced (a count crossed zero) and when the timeout driver fires (a timer
+// earlier than the armed one was added).  Both are settled once per synchronous section or
+// drain, not per call: a set/clear loop crosses zero on every iteration, as a recursive
+// setImmediate does on every callback; inserting timers in descending order of delay finds a
+// new earliest one every time; and each native ref(), unref() or re-arm is a call into C++.
+// A drain settles when it ends; anywhere else a microtask does, which runs before the event
+// loop can next look at its timers or decide whether the process stays alive.
 
 let refedImmediates = 0;    // pending immediates with REFED
 let refedTimeouts = 0;      // linked timeouts with REFED
-let refsDirty = false;
-let reconcileQueued = false;
+let unsettled = false;
+let settleQueued = false;
 let draining = false;       // inside runImmediates or runTimeouts
 
-// A count crossed zero.  Drivers are (un)referenced once per synchronous section or drain, not
-// per call: a set/clear loop crosses zero on every iteration, and so does a recursive
-// setImmediate on every callback, while a native ref() or unref() is a call into C++.  A drain
-// reconciles when it ends; anywhere else a microtask does, which runs before the event loop
-// can next decide whether the process stays alive.
-function refsChanged() {
-  refsDirty = true;
-  if (draining || reconcileQueued) return;
-  reconcileQueued = true;
-  queueMicrotask_(reconcileFromMicrotask);
+function needsSettling() {
+  unsettled = true;
+  if (draining || settleQueued) return;
+  settleQueued = true;
+  queueMicrotask_(settleFromMicrotask);
 }
 
-function reconcileFromMicrotask() {
-  reconcileQueued = false;
-  if (refsDirty) reconcileRefs();
+function settleFromMicrotask() {
+  settleQueued = false;
+  if (unsettled) settle();
 }
 
-function reconcileRefs() {
-  refsDirty = false;
+function settle() {
+  unsettled = false;
+  if (wantedExpiry < armedExpiry) armTimeoutDriver(wantedExpiry);
   if (immediateDriver !== null) {
     const want = refedImmediates > 0;
     if (want !== immediateDriverRefed) {
@@ -116,7 +121,7 @@ function scheduleImmediateDriver() {
 function addImmediate(imm) {
   immediates.push(imm);
   if (imm._flags & REFED) {
-    if (refedImmediates++ === 0) refsChanged();
+    if (refedImmediates++ === 0) needsSettling();
   }
   if (immediateDriver === null && !drainingImmediates) scheduleImmediateDriver();
 }
@@ -126,7 +131,7 @@ function cancelImmediate(imm) {
   if (f & DESTROYED) return;
   imm._flags = (f | DESTROYED | CLEARED) & ~REFED;
   if (f & REFED) {
-    if (--refedImmediates === 0) refsChanged();
+    if (--refedImmediates === 0) needsSettling();
   }
   imm._onImmediate = null;
   imm._argv = undefined;
@@ -141,7 +146,7 @@ function refImmediate(imm) {
   if (f & REFED) return;
   imm._flags = f | REFED;
   if (!(f & DESTROYED)) {
-    if (refedImmediates++ === 0) refsChanged();
+    if (refedImmediates++ === 0) needsSettling();
   }
 }
 
@@ -150,7 +155,7 @@ function unrefImmediate(imm) {
   if (!(f & REFED)) return;
   imm._flags = f & ~REFED;
   if (!(f & DESTROYED)) {
-    if (--refedImmediates === 0) refsChanged();
+    if (--refedImmediates === 0) needsSettling();
   }
 }
 
@@ -188,7 +193,7 @@ function runImmediates() {
       if (f & DESTROYED) continue;
       imm._flags = (f | DESTROYED) & ~REFED;    // as in Node: destroyed before it runs
       if (f & REFED) {
-        if (--refedImmediates === 0) refsChanged();
+        if (--refedImmediates === 0) needsSettling();
       }
       runImmediate(imm, f);
       clock.valid = false;
@@ -199,10 +204,11 @@ function runImmediates() {
     preQueued = 0;
     drainingImmediates = false;
     draining = false;
-    clock.inBatch = false;
     clock.valid = false;
     if (immediates.length > 0 && immediateDriver === null) scheduleImmediateDriver();
-    if (refsDirty) reconcileRefs();
+    if (unsettled) settle();
+    clock.inBatch = false;
+    clock.valid = false;
   }
 }
 
@@ -228,15 +234,16 @@ const store = new TimeoutStore();
 let timeoutDriver = null;         // the native Timeout that wakes us; kept for reuse
 let timeoutDriverDelay = -1;      // the delay it was created with (refresh() re-arms with it)
 let timeoutDriverRefed = false;
-// When the driver will fire, in clock ms: Infinity when it is not armed, -Infinity while a drain
-// runs (the drain arms it once at the end, for whatever is then first).
+// The expiry (clock ms) the native driver is armed for, Infinity when it is not armed; and the
+// earliest expiry it is needed for, which settle() re-arms it for.
 let armedExpiry = Infinity;
+let wantedExpiry = Infinity;
 let continuation = null;          // native Immediate that resumes a drain a callback threw out of
 
 function armTimeoutDriver(expiry) {
   let delay = Math.ceil(expiry - clock.now());
   if (delay < 1) delay = 1;
-  armedExpiry = expiry;
+  armedExpiry = wantedExpiry = expiry;
   if (timeoutDriver !== null) {
     if (delay === timeoutDriverDelay) {
       if (contextState.tracking) context.callAtRoot(refreshNative, timeoutDriver);
@@ -271,18 +278,29 @@ function addTimeout(timer) {
   timer._idleStart = start;
   store.append(timer, msecs);
   if (timer._flags & REFED) {
-    if (refedTimeouts++ === 0) refsChanged();
+    if (refedTimeouts++ === 0) needsSettling();
   }
-  if (start + msecs < armedExpiry) armTimeoutDriver(start + msecs);
+  const expiry = start + msecs;
+  if (expiry < wantedExpiry) {
+    if (armedExpiry === Infinity) {
+      // Not armed: arm now, so the native timer counts from this timer's start as Node's would
+      // (a section that goes on running must not push the first timer back).
+      armTimeoutDriver(expiry);
+    } else {
+      // Armed for later: re-arm once, when the section ends, for the earliest timer by then.
+      wantedExpiry = expiry;
+      needsSettling();
+    }
+  }
 }
 
 function cancelTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
-  if (timer._prev !== null) {
+  if (timer._idlePrev !== null) {
     store.unlink(timer);
     if (f & REFED) {
-      if (--refedTimeouts === 0) refsChanged();
+      if (--refedTimeouts === 0) needsSettling();
     }
   }
   timer._flags = (f | DESTROYED | CLEARED) & ~REFED;
@@ -297,9 +315,9 @@ function cancelTimeout(timer) {
 function refreshTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
-  if (timer._prev !== null) {
+  if (timer._idlePrev !== null) {
     // already pending: move it to the back of its list with a new start
-    if (timer._next === store.lastList && timer._idleStart === clock.now()) return;  // already last, same ms
+    if (timer._idleNext === store.lastList && timer._idleStart === clock.now()) return;  // already last, same ms
     store.unlink(timer);
     if (f & REFED) refedTimeouts -= 1;        // re-added just below: no zero crossing to report
   } else if (f & DESTROYED) {
@@ -317,8 +335,8 @@ function refTimeout(timer) {
   const f = timer._flags;
   if (f & REFED) return;
   timer._flags = f | REFED;
-  if (timer._prev !== null) {
-    if (refedTimeouts++ === 0) refsChanged();
+  if (timer._idlePrev !== null) {
+    if (refedTimeouts++ === 0) needsSettling();
   }
 }
 
@@ -326,8 +344,8 @@ function unrefTimeout(timer) {
   const f = timer._flags;
   if (!(f & REFED)) return;
   timer._flags = f & ~REFED;
-  if (timer._prev !== null) {
-    if (--refedTimeouts === 0) refsChanged();
+  if (timer._idlePrev !== null) {
+    if (--refedTimeouts === 0) needsSettling();
   }
 }
 
@@ -335,14 +353,15 @@ function runTimeouts() {
   clock.inBatch = true;
   clock.valid = false;
   const now = clock.refresh();
-  armedExpiry = -Infinity;
+  armedExpiry = Infinity;       // it just fired
+  wantedExpiry = Infinity;
   draining = true;
   let completed = false;
   try {
     for (;;) {
       const list = store.peek();
       if (list === undefined) break;
-      const head = list._next;
+      const head = list._idleNext;
       if (head === list || head._idleStart !== list.start) {
         // empty, or its head left since it was keyed: re-key and look again
         store.rekeyTop();
@@ -353,7 +372,7 @@ function runTimeouts() {
       if (list.expiry > now || head._idleStart >= now) break;
       store.unlink(head);
       if (head._flags & REFED) {
-        if (--refedTimeouts === 0) refsChanged();
+        if (--refedTimeouts === 0) needsSettling();
       }
       if (!head._onTimeout) {
         // a program may disarm a timer by deleting its callback, as Node allows
@@ -367,17 +386,18 @@ function runTimeouts() {
     completed = true;
   } finally {
     draining = false;
-    clock.inBatch = false;
     clock.valid = false;
-    armedExpiry = Infinity;
-    if (completed) armForFirst();
+    wantedExpiry = Infinity;
+    if (completed) wantFirst();
     else if (continuation === null) {
       // A callback threw.  Node runs the other due timers right after the exception has been
       // reported; the nearest place we can do that is this loop iteration's check phase.
       continuation = nativeImmediate(resumeTimeouts);
       if (refedTimeouts === 0) continuation.unref();
     }
-    if (refsDirty) reconcileRefs();
+    if (unsettled) settle();
+    clock.inBatch = false;
+    clock.valid = false;
   }
 }
 
@@ -386,13 +406,15 @@ function resumeTimeouts() {
   runTimeouts();
 }
 
-function armForFirst() {
+/* want the driver for the first list's exact expiry (re-keying stale tops on the way) */
+function wantFirst() {
   for (;;) {
     const list = store.peek();
     if (list === undefined) return;
-    const head = list._next;
+    const head = list._idleNext;
     if (head !== list && head._idleStart === list.start) {
-      armTimeoutDriver(list.expiry);
+      wantedExpiry = list.expiry;
+      unsettled = true;
       return;
     }
     store.rekeyTop();
@@ -417,7 +439,7 @@ function runTimeout(timer) {
 
 function afterTimeout(timer) {
   // refresh()ed from its own callback (pending again) or cleared there (done with): as it is
-  if (timer._prev !== null) return;
+  if (timer._idlePrev !== null) return;
   const f = timer._flags;
   if (f & CLEARED) return;
   if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed

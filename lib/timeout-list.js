@@ -22,8 +22,8 @@ const MIN_EMPTY_TO_SWEEP = 64;
 class TimeoutList {
   constructor(msecs) {
     // sentinel links, named like the timers' so unlinking never needs to know which is which
-    this._prev = this;
-    this._next = this;
+    this._idlePrev = this;
+    this._idleNext = this;
     this.msecs = msecs;
     this.expiry = 0;        // heap key: head expiry when last keyed, never later than the truth
     this.start = 0;         // tie-break: head start when last keyed
@@ -31,7 +31,7 @@ class TimeoutList {
   }
 
   isEmpty() {
-    return this._next === this;
+    return this._idleNext === this;
   }
 }
 
@@ -51,7 +51,7 @@ class TimeoutStore {
   append(timer, msecs) {
     let list = this.lastList;
     if (list === null || list.msecs !== msecs) list = this._listFor(msecs);
-    const tail = list._prev;
+    const tail = list._idlePrev;
     if (tail === list) {
       this.emptyLists -= 1;
       // An empty list still in the heap keeps its old key: earlier than this timer's expiry,
@@ -62,21 +62,21 @@ class TimeoutStore {
         this._insert(list);
       }
     }
-    timer._prev = tail;
-    timer._next = list;
-    tail._next = timer;
-    list._prev = timer;
+    timer._idlePrev = tail;
+    timer._idleNext = list;
+    tail._idleNext = timer;
+    list._idlePrev = timer;
     return list;
   }
 
   /* unlink a linked timer from whatever list holds it */
   unlink(timer) {
-    const prev = timer._prev;
-    const next = timer._next;
-    prev._next = next;
-    next._prev = prev;
-    timer._prev = null;
-    timer._next = null;
+    const prev = timer._idlePrev;
+    const next = timer._idleNext;
+    prev._idleNext = next;
+    next._idlePrev = prev;
+    timer._idlePrev = null;
+    timer._idleNext = null;
     if (prev === next) {
       // the neighbours are the same object only when it is the list's sentinel, now alone
       this.emptyLists += 1;
@@ -92,7 +92,7 @@ class TimeoutStore {
   /* re-key the top list from its actual head and restore heap order; drops it if empty */
   rekeyTop() {
     const list = this.heap[0];
-    const head = list._next;
+    const head = list._idleNext;
     if (head === list) {
       this._removeTop();
       this._forget(list);
@@ -109,7 +109,7 @@ class TimeoutStore {
     let n = 0;
     for (let i = 0; i < heap.length; i++) {
       const list = heap[i];
-      if (list._next === list) {
+      if (list._idleNext === list) {
         list.heapIndex = -1;
         this._forget(list);
       } else {
@@ -121,7 +121,7 @@ class TimeoutStore {
     heap.length = n;
     for (const list of this.lists.values()) {
       // empty lists that had already left the heap
-      if (list._next === list) this._forget(list);
+      if (list._idleNext === list) this._forget(list);
     }
     for (let i = (n >> 1) - 1; i >= 0; i--) this._siftDown(i);
   }
