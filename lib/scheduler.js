@@ -280,7 +280,10 @@ function addTimeout(timer) {
   if (timer._flags & REFED) {
     if (refedTimeouts++ === 0) needsSettling();
   }
-  const expiry = start + msecs;
+  wantDriverBy(start + msecs);
+}
+
+function wantDriverBy(expiry) {
   if (expiry < wantedExpiry) {
     if (armedExpiry === Infinity) {
       // Not armed: arm now, so the native timer counts from this timer's start as Node's would
@@ -316,11 +319,14 @@ function refreshTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
   if (timer._idlePrev !== null) {
-    // already pending: move it to the back of its list with a new start
-    if (timer._idleNext === store.lastList && timer._idleStart === clock.now()) return;  // already last, same ms
-    store.unlink(timer);
-    if (f & REFED) refedTimeouts -= 1;        // re-added just below: no zero crossing to report
-  } else if (f & DESTROYED) {
+    // already pending: a new start, behind the others of its delay
+    const msecs = Math.trunc(timer._idleTimeout);
+    const start = clock.valid ? clock.cached : clock.refresh();
+    store.restart(timer, start, msecs);
+    wantDriverBy(start + msecs);
+    return;
+  }
+  if (f & DESTROYED) {
     // fired: refresh() revives it (documented Node behaviour); it needs a context again
     timer._flags = f & ~DESTROYED;
     if (context.state.tracking && (f & EXTRA)) {
@@ -493,7 +499,7 @@ function stats() {
     immediates: immediates.length,
     refedImmediates,
     refedTimeouts,
-    timeoutLists: store.lists.size,
+    timeoutLists: store.heap.length,
     immediateDriver: immediateDriver !== null,
     timeoutArmed: armedExpiry !== Infinity,
   };
