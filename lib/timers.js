@@ -151,9 +151,17 @@ function setImmediate(callback, arg1, arg2, arg3) {
   return imm;
 }
 
+// Node's own clearImmediate miscounts its pending immediates when given any object that is not
+// one of its Immediates, so only genuine native handles (made before install) are passed on.
+const NativeImmediate = (function nativeImmediateClass() {
+  const probe = nativeSetImmediate(function probe() {});
+  nativeClearImmediate(probe);
+  return probe.constructor;
+})();
+
 function clearImmediate(imm) {
   if (imm instanceof Immediate) scheduler.cancelImmediate(imm);
-  else if (imm !== null && typeof imm === 'object') nativeClearImmediate(imm);
+  else if (imm instanceof NativeImmediate) nativeClearImmediate(imm);
 }
 
 /* the scheduling timestamp, as epoch milliseconds: what setTimeout stamps timers with now */
@@ -197,14 +205,15 @@ Object.defineProperty(setTimeout, 'MAX_TIMEOUT', {
   },
 });
 
-// util.promisify(setTimeout) and util.promisify(setImmediate) behave as Node's.
+// util.promisify(setTimeout) and util.promisify(setImmediate) are qtimers' own timers/promises
+// functions, as Node's are its own.  Required when asked for: promises.js is built on this module.
 Object.defineProperty(setTimeout, util.promisify.custom, {
   enumerable: true,
-  get() { return require('timers/promises').setTimeout; },
+  get() { return require('./promises').setTimeout; },
 });
 Object.defineProperty(setImmediate, util.promisify.custom, {
   enumerable: true,
-  get() { return require('timers/promises').setImmediate; },
+  get() { return require('./promises').setImmediate; },
 });
 
 module.exports = {

@@ -1,0 +1,101 @@
+'use strict';
+// Async context: a callback sees the AsyncLocalStorage store and async_hooks parentage of the
+// code that scheduled it, exactly as with native timers.  Each program runs natively and with
+// qtimers in separate processes, and the observations must be identical.
+
+const { runJson } = require('./helpers/child');
+
+function both(t, source) {
+  const native = runJson(source, { qtimers: false });
+  const ours = runJson(source);
+  t.equal(native.status, 0, native.stderr);
+  t.equal(ours.status, 0, ours.stderr);
+  t.deepEqual(ours.json, native.json);
+  return ours.json;
+}
+
+module.exports = {
+  'AsyncLocalStorage: each callback sees the store current when it was scheduled': function(t) {
+    const seen = both(t, `
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const log = [];
+      const see = (what) => log.push(what + ':' + JSON.stringify(als.getStore()));
+      setTimeout(() => see('before-any-store'), 1);
+      als.run({ id: 1 }, () => {
+        setTimeout(() => see('timeout'), 2);
+        setImmediate(() => see('immediate'));
+        setImmediate((a, b) => see('immediate-args-' + a + b), 'x', 'y');
+        let n = 0;
+        const iv = setInterval(() => { see('interval'); if (++n === 2) clearInterval(iv); }, 1);
+        als.run({ id: 2 }, () => setTimeout(() => {
+          see('nested');
+          setTimeout(() => see('grandchild'), 1);
+          als.enterWith({ id: 3 });
+          setImmediate(() => see('entered'));
+        }, 3));
+      });
+      setImmediate(() => see('outside'));
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.ok(seen.includes('timeout:{"id":1}'), JSON.stringify(seen));
+    t.ok(seen.includes('grandchild:{"id":2}'), JSON.stringify(seen));
+    t.ok(seen.includes('entered:{"id":3}'), JSON.stringify(seen));
+    t.ok(seen.includes('outside:undefined'), JSON.stringify(seen));
+    t.done();
+  },
+
+  'AsyncLocalStorage first used after timers were already scheduled': function(t) {
+    both(t, `
+      const log = [];
+      setTimeout(() => log.push('early:' + JSON.stringify(als.getStore())), 5);
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      als.run('s', () => setTimeout(() => log.push('late:' + als.getStore()), 1));
+      setImmediate(() => log.push('imm:' + JSON.stringify(als.getStore())));
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.done();
+  },
+
+  // qtimers' own native drivers are async resources too, so hooks also see their inits: the
+  // types seen are compared as a set, the parentage of each user callback exactly.
+  'async_hooks: init types and trigger ids match, before/after wrap each callback': function(t) {
+    both(t, `
+      const ah = require('async_hooks');
+      const types = {};
+      const inside = [];
+      const ids = new Map();
+      ah.createHook({
+        init(id, type, trigger) { if (type === 'Timeout' || type === 'Immediate') { types[type] = (types[type] || 0) + 1; ids.set(id, trigger); } },
+      }).enable();
+      const outer = ah.executionAsyncId();
+      setTimeout(() => {
+        const me = ah.executionAsyncId();
+        inside.push('timeout trigger is creator: ' + (ids.get(me) === outer));
+        setImmediate(() => {
+          inside.push('immediate trigger is the timeout: ' + (ids.get(ah.executionAsyncId()) === me));
+          inside.push('triggerAsyncId(): ' + (ah.triggerAsyncId() === me));
+        });
+      }, 1);
+      process.on('exit', () => console.log(JSON.stringify({ inside, types: Object.keys(types).sort() })));
+    `);
+    t.done();
+  },
+
+  'domains: an error in a callback scheduled in a domain goes to that domain': function(t) {
+    both(t, `
+      const domain = require('domain');
+      const log = [];
+      const d = domain.create();
+      d.on('error', (err) => log.push('domain got ' + err.message));
+      d.run(() => {
+        setTimeout(() => { throw new Error('from timeout'); }, 1);
+        setImmediate(() => { throw new Error('from immediate'); });
+      });
+      setTimeout(() => log.push('outside domain: ' + (process.domain == null)), 5);
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.done();
+  },
+};

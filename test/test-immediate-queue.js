@@ -1,0 +1,88 @@
+'use strict';
+// ImmediateQueue: FIFO order across segment boundaries, pop of the newest entry, and that
+// draining a large burst gives the segments back.
+
+const ImmediateQueue = require('../lib/immediate-queue');
+
+const SEG = ImmediateQueue.SEGMENT_SIZE;
+
+function segments(q) {
+  let n = 0;
+  for (let seg = q.head; seg !== null; seg = seg.next) n += 1;
+  return n;
+}
+
+module.exports = {
+  'shift returns entries in push order across segments': function(t) {
+    const q = new ImmediateQueue();
+    const n = SEG * 3 + 17;
+    for (let i = 0; i < n; i++) q.push(i);
+    t.equal(q.length, n);
+    for (let i = 0; i < n; i++) t.equal(q.shift(), i);
+    t.equal(q.length, 0);
+    t.strictEqual(q.shift(), undefined);
+    t.done();
+  },
+
+  'interleaved push and shift keep FIFO order': function(t) {
+    const q = new ImmediateQueue();
+    let next = 0;
+    let expect = 0;
+    for (let round = 0; round < 50; round++) {
+      for (let i = 0; i < 97; i++) q.push(next++);
+      for (let i = 0; i < 60; i++) t.equal(q.shift(), expect++);
+    }
+    while (q.length > 0) t.equal(q.shift(), expect++);
+    t.equal(expect, next);
+    t.done();
+  },
+
+  'last and pop take back the newest entry only': function(t) {
+    const q = new ImmediateQueue();
+    t.strictEqual(q.last(), undefined);
+    q.push('a');
+    q.push('b');
+    t.equal(q.last(), 'b');
+    q.pop();
+    t.equal(q.length, 1);
+    t.equal(q.last(), 'a');
+    q.push('c');
+    t.equal(q.shift(), 'a');
+    t.equal(q.shift(), 'c');
+    t.strictEqual(q.shift(), undefined);
+    t.done();
+  },
+
+  'pop across a segment boundary leaves the queue consistent': function(t) {
+    const q = new ImmediateQueue();
+    for (let i = 0; i < SEG + 1; i++) q.push(i);
+    q.pop();                          // the only entry of the second segment
+    t.equal(q.length, SEG);
+    t.strictEqual(q.last(), undefined, 'the newest segment is empty now');
+    q.push('x');
+    for (let i = 0; i < SEG; i++) t.equal(q.shift(), i);
+    t.equal(q.shift(), 'x');
+    t.equal(q.length, 0);
+    t.done();
+  },
+
+  'a drained burst releases its segments': function(t) {
+    const q = new ImmediateQueue();
+    for (let i = 0; i < SEG * 20; i++) q.push(i);
+    t.ok(segments(q) >= 20);
+    while (q.length > 0) q.shift();
+    q.push(1);
+    t.ok(segments(q) <= 2, 'at most the current segment and the next');
+    t.ok(q.spare === null || q.spare.count === 0);
+    t.done();
+  },
+
+  'shifted slots are cleared so entries can be collected': function(t) {
+    const q = new ImmediateQueue();
+    const seg = q.head;
+    q.push({});
+    q.shift();
+    t.strictEqual(seg.slots[0], undefined);
+    t.done();
+  },
+};

@@ -1,0 +1,93 @@
+'use strict';
+// install() and uninstall(): which functions the globals and the timers module name, that the
+// originals come back exactly, and that handles work across the swap in both directions.
+
+const { runJson } = require('./helpers/child');
+
+module.exports = {
+  'require installs; uninstall restores the exact originals; both are idempotent': function(t) {
+    const res = runJson(`
+      const names = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
+      const timers = require('timers');
+      const before = names.map((n) => globalThis[n]);
+      const beforeModule = names.map((n) => timers[n]);
+      const descBefore = names.map((n) => JSON.stringify(Object.getOwnPropertyDescriptor(globalThis, n), (k, v) => typeof v === 'function' ? 'fn' : v));
+      const q = require(ROOT);
+      const out = {};
+      out.installed = names.every((n) => globalThis[n] === q[n] && timers[n] === q[n]);
+      out.differs = names.every((n, i) => globalThis[n] !== before[i]);
+      out.tsEnumerable = Object.keys(globalThis).includes('currentTimestamp');
+      out.tsWorks = typeof currentTimestamp === 'function' && currentTimestamp() > 1.6e12;
+      out.sameAttributes = names.every((n, i) => JSON.stringify(Object.getOwnPropertyDescriptor(globalThis, n), (k, v) => typeof v === 'function' ? 'fn' : v) === descBefore[i]);
+      q.install(); q.install();
+      out.stillInstalled = names.every((n) => globalThis[n] === q[n]);
+      q.uninstall(); q.uninstall();
+      out.restored = names.every((n, i) => globalThis[n] === before[i] && timers[n] === beforeModule[i]);
+      out.tsGone = !('currentTimestamp' in globalThis);
+      q.install({ timersModule: false });
+      out.globalsOnly = names.every((n, i) => globalThis[n] === q[n] && timers[n] === beforeModule[i]);
+      q.uninstall();
+      out.restoredAgain = names.every((n, i) => globalThis[n] === before[i]);
+      console.log(JSON.stringify(out));
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    t.deepEqual(res.json, {
+      installed: true, differs: true, tsEnumerable: false, tsWorks: true, sameAttributes: true,
+      stillInstalled: true, restored: true, tsGone: true, globalsOnly: true, restoredAgain: true,
+    });
+    t.done();
+  },
+
+  'qtimers/standalone touches no global': function(t) {
+    const res = runJson(`
+      const before = setTimeout;
+      const q = require(ROOT + '/lib/standalone');
+      console.log(JSON.stringify({ untouched: setTimeout === before && require('timers').setTimeout === before, notInstalled: !q.isInstalled(), api: typeof q.setTimeout }));
+    `, { qtimers: false });
+    t.deepEqual(res.json, { untouched: true, notInstalled: true, api: 'function' });
+    t.done();
+  },
+
+  'handles cross the swap: native ones clear after install, ours still fire after uninstall': function(t) {
+    const res = runJson(`
+      const log = [];
+      const nt = setTimeout(() => log.push('native timeout fired'), 5);
+      const ni = setInterval(() => log.push('native interval fired'), 5);
+      const nim = setImmediate(() => log.push('native immediate fired'));
+      const nid = +setTimeout(() => log.push('native id fired'), 5);
+      const q = require(ROOT);
+      clearTimeout(nt); clearInterval(ni); clearImmediate(nim); clearTimeout(nid);
+      const ours = setTimeout(() => log.push('ours fired'), 5);
+      const oursCleared = setTimeout(() => log.push('ours cleared fired'), 5);
+      const oursImm = setImmediate(() => log.push('ours immediate fired'));
+      q.uninstall();
+      clearTimeout(oursCleared);            // Node's clearTimeout given a qtimers handle
+      const native2 = setImmediate(() => log.push('native immediate 2'));
+      clearImmediate(oursImm);              // Node's clearImmediate given a qtimers handle
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    t.deepEqual(res.json, ['native immediate 2', 'ours fired']);
+    t.done();
+  },
+
+  'uninstall from inside a callback while timers are pending': function(t) {
+    const res = runJson(`
+      const q = require(ROOT);
+      const log = [];
+      let c;
+      setTimeout(() => {
+        q.uninstall();
+        log.push('a');
+        clearTimeout(c);                                        // Node's, given a pending qtimers handle
+        setTimeout(() => log.push('native after uninstall'), 1);
+      }, 1);
+      setTimeout(() => log.push('b'), 2);                       // pending during uninstall: still fires
+      c = setTimeout(() => log.push('c'), 3);
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    t.deepEqual(res.json, ['a', 'b', 'native after uninstall']);
+    t.done();
+  },
+};

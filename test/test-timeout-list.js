@@ -1,0 +1,128 @@
+'use strict';
+// TimeoutStore: lists ordered by their head's expiry (ties to the earlier start), O(1) unlink
+// with the list found from the neighbours, lazy re-keying, and emptied lists leaving at once.
+
+const { TimeoutStore } = require('../lib/timeout-list');
+
+function timer(start) {
+  return { _idlePrev: null, _idleNext: null, _idleStart: start };
+}
+
+/* pop every timer in the store's order (what the scheduler's drain does) */
+function drain(store) {
+  const out = [];
+  for (;;) {
+    const list = store.peek();
+    if (list === undefined) return out;
+    const head = list._idleNext;
+    if (head === list || head._idleStart !== list.start) { store.rekeyTop(); continue; }
+    store.unlink(head);
+    out.push(head);
+  }
+}
+
+module.exports = {
+  'timers come out in expiry order across delays': function(t) {
+    const store = new TimeoutStore();
+    const a = timer(0); store.append(a, 50);   // expires 50
+    const b = timer(0); store.append(b, 10);   // 10
+    const c = timer(5); store.append(c, 10);   // 15
+    const d = timer(5); store.append(d, 30);   // 35
+    t.deepEqual(drain(store), [b, c, d, a]);
+    t.done();
+  },
+
+  'equal expiry: the earlier start (created first) comes first': function(t) {
+    const store = new TimeoutStore();
+    const long = timer(0); store.append(long, 20);    // expires 20, started 0
+    const short = timer(10); store.append(short, 10); // expires 20, started 10
+    t.deepEqual(drain(store), [long, short]);
+    t.done();
+  },
+
+  'same delay and start: insertion order': function(t) {
+    const store = new TimeoutStore();
+    const ts = [];
+    for (let i = 0; i < 10; i++) { ts.push(timer(3)); store.append(ts[i], 7); }
+    t.deepEqual(drain(store), ts);
+    t.done();
+  },
+
+  'unlink from the middle, head and tail': function(t) {
+    const store = new TimeoutStore();
+    const ts = [];
+    for (let i = 0; i < 5; i++) { ts.push(timer(i)); store.append(ts[i], 100); }
+    store.unlink(ts[2]);
+    store.unlink(ts[0]);
+    store.unlink(ts[4]);
+    t.strictEqual(ts[2]._idlePrev, null);
+    t.strictEqual(ts[2]._idleNext, null);
+    t.deepEqual(drain(store), [ts[1], ts[3]]);
+    t.done();
+  },
+
+  'an emptied list leaves heap and map, except the one most recently used': function(t) {
+    const store = new TimeoutStore();
+    const a = timer(0); store.append(a, 10);
+    const b = timer(0); store.append(b, 20);
+    t.equal(store.heap.length, 2);
+    store.unlink(a);                       // list 10 empties; list 20 is the recent one
+    t.equal(store.heap.length, 1);
+    t.strictEqual(store.lists[10], undefined);
+    store.unlink(b);                       // list 20 empties but stays for the next timer
+    t.equal(store.heap.length, 1);
+    t.ok(store.lists[20] !== undefined);
+    const c = timer(1); store.append(c, 20);
+    t.deepEqual(drain(store), [c]);
+    t.equal(store.heap.length, 0, 'drained to nothing');
+    t.done();
+  },
+
+  'restart moves a timer behind the others of its delay': function(t) {
+    const store = new TimeoutStore();
+    const a = timer(0); store.append(a, 10);
+    const b = timer(1); store.append(b, 10);
+    store.restart(a, 2, 10);
+    t.equal(a._idleStart, 2);
+    t.deepEqual(drain(store), [b, a]);
+    const lone = timer(0); store.append(lone, 5);
+    const other = timer(0); store.append(other, 7);
+    store.restart(lone, 4, 5);             // alone in its list: restarted in place
+    t.deepEqual(drain(store), [other, lone]);
+    t.done();
+  },
+
+  'random workload matches a sorted reference': function(t) {
+    let seed = 12345;
+    const rand = (n) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
+    const store = new TimeoutStore();
+    const live = new Set();
+    let now = 0;
+    for (let i = 0; i < 5000; i++) {
+      now += rand(3);
+      const op = rand(10);
+      if (op < 6 || live.size === 0) {
+        const tm = timer(now);
+        tm.msecs = 1 + rand(40);
+        tm.seq = i;
+        store.append(tm, tm.msecs);
+        live.add(tm);
+      } else {
+        const all = Array.from(live);
+        const tm = all[rand(all.length)];
+        if (op < 8) { store.unlink(tm); live.delete(tm); }
+        else { store.restart(tm, now, tm.msecs); tm.seq = i; }
+      }
+    }
+    const got = drain(store);
+    const want = Array.from(live).sort((x, y) =>
+      (x._idleStart + x.msecs) - (y._idleStart + y.msecs) || x._idleStart - y._idleStart || x.seq - y.seq);
+    t.equal(got.length, want.length);
+    for (let i = 0; i < got.length; i++) {
+      const g = got[i], w = want[i];
+      t.equal(g._idleStart + g.msecs, w._idleStart + w.msecs, 'expiry at position ' + i);
+      t.equal(g._idleStart, w._idleStart, 'start at position ' + i);
+    }
+    t.done();
+  },
+};
