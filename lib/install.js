@@ -4,8 +4,10 @@
  * Owns the swap and the module's public face: the object `require('qtimers')` returns (install,
  * uninstall, the timer functions, currentTimestamp).  install() replaces the six global timer
  * functions and, unless told `{ timersModule: false }`, the same six exports of Node's `timers`
- * module, so libraries that call require('timers').setTimeout get qtimers too (ESM named imports
- * follow through module.syncBuiltinESMExports).  Node's internals keep their own references and
+ * module and setTimeout, setImmediate, setInterval, scheduler.wait and scheduler.yield of
+ * `timers/promises` (with lib/promises.js's), so libraries that call require('timers').setTimeout
+ * or await require('timers/promises').setTimeout get qtimers too (ESM named imports follow
+ * through module.syncBuiltinESMExports).  Node's internals keep their own references and
  * are not affected.  The first install() saves every replaced property's exact descriptor and
  * defines ours with the same attributes, adding currentTimestamp as a non-enumerable global so
  * leak checkers that diff the global object's keys (mocha --check-leaks, Node's test harness) do
@@ -17,10 +19,14 @@
 'use strict';
 
 const nodeTimers = require('timers');
+const nodeTimersPromises = require('timers/promises');
 const { syncBuiltinESMExports } = require('module');
 const timers = require('./timers');
+const promises = require('./promises');
 
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
+const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
+const SCHEDULER_NAMES = ['wait', 'yield'];
 
 // one record per replaced property: { target, name, descriptor before install (or undefined) }
 let saved = null;
@@ -44,6 +50,11 @@ function install(options) {
   replace(globalThis, 'currentTimestamp', timers.currentTimestamp, false);
   if (timersModule) {
     for (const name of TIMER_NAMES) replace(nodeTimers, name, timers[name], true);
+    for (const name of PROMISE_NAMES) replace(nodeTimersPromises, name, promises[name], true);
+    // the scheduler's methods are on its prototype: ours go on the instance, non-enumerable
+    // like theirs, and uninstall() deletes them again
+    const nodeScheduler = nodeTimersPromises.scheduler;
+    if (nodeScheduler) for (const name of SCHEDULER_NAMES) replace(nodeScheduler, name, promises.scheduler[name], false);
     syncBuiltinESMExports();
   }
   return qtimers;

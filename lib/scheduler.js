@@ -176,6 +176,9 @@ function runImmediates() {
     preQueued = immediates.length;
     extra = -depth;
   }
+  // The handle whose callback is running.  A try/finally around each call would cost more than
+  // the rest of the loop, so the one around the loop cleans up after a callback that threw.
+  let running = null;
   try {
     for (;;) {
       let imm;
@@ -195,12 +198,21 @@ function runImmediates() {
       if (f & REFED) {
         if (--refedImmediates === 0) needsSettling();
       }
-      runImmediate(imm, f);
+      running = imm;
+      if (f & EXTRA) {
+        runImmediateWithExtras(imm, f);
+      } else {
+        // a method call: `this` is the handle, and the callback's own .call/.apply are not used
+        imm._onImmediate();
+        imm._onImmediate = null;    // a handle the program keeps must not keep its callback alive
+      }
+      running = null;
       clock.valid = false;
       tickCallback();
     }
   } finally {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
+    if (running !== null) finishImmediate(running);
     preQueued = 0;
     drainingImmediates = false;
     draining = false;
@@ -212,19 +224,18 @@ function runImmediates() {
   }
 }
 
-function runImmediate(imm, f) {
-  try {
-    if (f & CONTEXT) context.callIn(imm._asyncResource, imm._onImmediate, imm, imm._argv);
-    else if (f & EXTRA) ReflectApply(imm._onImmediate, imm, imm._argv);
-    // a method call: `this` is the handle, and the callback's own .call/.apply are never used
-    else imm._onImmediate();
-  } finally {
-    // as Node does: a handle the program keeps must not keep the callback alive
-    imm._onImmediate = null;
-    if (f & EXTRA) {
-      imm._argv = undefined;
-      if (f & CONTEXT) releaseContext(imm);
-    }
+function runImmediateWithExtras(imm, f) {
+  if (f & CONTEXT) context.callIn(imm._asyncResource, imm._onImmediate, imm, imm._argv);
+  else ReflectApply(imm._onImmediate, imm, imm._argv);
+  finishImmediate(imm);
+}
+
+/* release what a run (or throwing) immediate no longer needs */
+function finishImmediate(imm) {
+  imm._onImmediate = null;
+  if (imm._flags & EXTRA) {
+    imm._argv = undefined;
+    if (imm._flags & CONTEXT) releaseContext(imm);
   }
 }
 
@@ -362,6 +373,7 @@ function runTimeouts() {
   armedExpiry = Infinity;       // it just fired
   wantedExpiry = Infinity;
   draining = true;
+  let running = null;           // as in runImmediates: cleaned up by the finally if it threw
   let completed = false;
   try {
     for (;;) {
@@ -377,20 +389,30 @@ function runTimeouts() {
       // callback of this drain would otherwise run in it, and could do so forever)
       if (list.expiry > now || head._idleStart >= now) break;
       store.unlink(head);
-      if (head._flags & REFED) {
+      const f = head._flags;
+      if (f & REFED) {
         if (--refedTimeouts === 0) needsSettling();
       }
       if (!head._onTimeout) {
         // a program may disarm a timer by deleting its callback, as Node allows
-        head._flags |= DESTROYED;
-        if (head._flags & CONTEXT) releaseContext(head);
+        head._flags = f | DESTROYED;
+        if (f & CONTEXT) releaseContext(head);
         continue;
       }
-      runTimeout(head);
+      running = head;
+      if (f & EXTRA) runTimeoutWithExtras(head, f);
+      else head._onTimeout();
+      running = null;
+      clock.valid = false;
+      afterTimeout(head);
       tickCallback();
     }
     completed = true;
   } finally {
+    if (running !== null) {
+      clock.valid = false;
+      afterTimeout(running);
+    }
     draining = false;
     clock.valid = false;
     wantedExpiry = Infinity;
@@ -405,6 +427,12 @@ function runTimeouts() {
     clock.inBatch = false;
     clock.valid = false;
   }
+}
+
+function runTimeoutWithExtras(timer, f) {
+  if (f & CONTEXT) context.callIn(timer._asyncResource, timer._onTimeout, timer, timer._timerArgs);
+  else if (timer._timerArgs === undefined) timer._onTimeout();
+  else ReflectApply(timer._onTimeout, timer, timer._timerArgs);
 }
 
 function resumeTimeouts() {
@@ -424,22 +452,6 @@ function wantFirst() {
       return;
     }
     store.rekeyTop();
-  }
-}
-
-function runTimeout(timer) {
-  const f = timer._flags;
-  try {
-    if (f & EXTRA) {
-      if (f & CONTEXT) context.callIn(timer._asyncResource, timer._onTimeout, timer, timer._timerArgs);
-      else if (timer._timerArgs === undefined) timer._onTimeout();
-      else ReflectApply(timer._onTimeout, timer, timer._timerArgs);
-    } else {
-      timer._onTimeout();
-    }
-  } finally {
-    clock.valid = false;
-    afterTimeout(timer);
   }
 }
 
