@@ -2,10 +2,10 @@
  * ImmediateQueue: the FIFO that holds pending setImmediate handles.
  *
  * Owns storage only: fixed-size ring segments linked into a chain, the shape of Node's own
- * nextTick queue.  Pushing never copies the queue (a full segment links a fresh one, or reuses
- * the one spare segment kept to avoid allocation churn at a segment boundary), shifting is an
- * index bump, and a segment drained empty is dropped, so a burst that queued a million entries
- * gives its memory back once the burst has run.  pop() takes back the newest entry, which is how
+ * nextTick queue.  Pushing never copies the queue (a full segment links a fresh one), shifting
+ * is an index bump, and a segment drained empty is kept as a spare only while there are fewer
+ * than MAX_SPARES, so a program that queues batches of thousands every turn does not allocate
+ * (and collect) 8 KiB arrays every turn, and one that queued a million once gives the memory back.  pop() takes back the newest entry, which is how
  * a setImmediate cancelled right after it was made costs no queue space at all.
  * It must never look inside the entries (cancelled entries are the caller's business) and never
  * allocate on the push/shift fast path.
@@ -16,6 +16,8 @@
 // an idle queue holds little memory.  Must be a power of two (indexes wrap with a mask).
 const SEGMENT_SIZE = 1024;
 const MASK = SEGMENT_SIZE - 1;
+// Spare segments kept for reuse: 16 x 8 KiB covers batches of 16k entries with no allocation.
+const MAX_SPARES = 16;
 
 class RingSegment {
   constructor() {
@@ -32,7 +34,8 @@ class ImmediateQueue {
     this.head = new RingSegment();   // oldest entries are shifted from here
     this.tail = this.head;           // new entries are pushed here
     this.length = 0;
-    this.spare = null;
+    this.spares = null;     // drained segments kept for reuse, linked through .next
+    this.spareCount = 0;
   }
 
   push(item) {
@@ -74,26 +77,37 @@ class ImmediateQueue {
   }
 
   _grow() {
-    let seg = this.spare;
-    if (seg === null) seg = new RingSegment();
-    else this.spare = null;
+    let seg = this.spares;
+    if (seg === null) {
+      seg = new RingSegment();
+    } else {
+      this.spares = seg.next;
+      this.spareCount -= 1;
+      seg.next = null;
+    }
     this.tail.next = seg;
     this.tail = seg;
     return seg;
   }
 
-  // the head segment is empty and a newer one exists: move on, keeping at most one spare
+  // the head segment is empty and a newer one exists: move on, keeping the old one as a spare
   _advance() {
     const old = this.head;
     const seg = old.next;
-    old.next = null;
     old.bottom = old.top = 0;
-    if (this.spare === null) this.spare = old;
+    if (this.spareCount < MAX_SPARES) {
+      old.next = this.spares;
+      this.spares = old;
+      this.spareCount += 1;
+    } else {
+      old.next = null;
+    }
     this.head = seg;
     return seg;
   }
 }
 
 ImmediateQueue.SEGMENT_SIZE = SEGMENT_SIZE;
+ImmediateQueue.MAX_SPARES = MAX_SPARES;
 
 module.exports = ImmediateQueue;

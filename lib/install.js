@@ -22,6 +22,7 @@ const nodeTimers = require('timers');
 const nodeTimersPromises = require('timers/promises');
 const { syncBuiltinESMExports } = require('module');
 const timers = require('./timers');
+const { trackAsyncContext } = require('./context');
 const promises = require('./promises');
 
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
@@ -88,6 +89,7 @@ const qtimers = {
   setInterval: timers.setInterval,
   clearInterval: timers.clearInterval,
   currentTimestamp: timers.currentTimestamp,
+  trackAsyncContext,
   Timeout: timers.Timeout,
   Immediate: timers.Immediate,
 };

@@ -44,6 +44,8 @@ const PRIMITIVE = 64;   // has been given a numeric id by Symbol.toPrimitive
 const settings = {
   // setImmediate.maxTickDepth: how many callbacks one drain runs; see setImmediate in timers.js
   maxTickDepth: -10,
+  // setTimeout.exactStart: read the clock for every timer, as Node does, instead of once a batch
+  exactStart: false,
 };
 
 // ---------------------------------------------------------------- settling
@@ -285,7 +287,7 @@ function refreshNative(timer) {
 /* link a timeout whose _idleTimeout and _flags are set; start = the batch's timestamp */
 function addTimeout(timer) {
   const msecs = Math.trunc(timer._idleTimeout);   // as Node: no sub-millisecond accuracy assumed
-  const start = clock.valid ? clock.cached : clock.refresh();
+  const start = clock.valid && !settings.exactStart ? clock.cached : clock.refresh();
   timer._idleStart = start;
   store.append(timer, msecs);
   if (timer._flags & REFED) {
@@ -332,7 +334,7 @@ function refreshTimeout(timer) {
   if (timer._idlePrev !== null) {
     // already pending: a new start, behind the others of its delay
     const msecs = Math.trunc(timer._idleTimeout);
-    const start = clock.valid ? clock.cached : clock.refresh();
+    const start = clock.valid && !settings.exactStart ? clock.cached : clock.refresh();
     store.restart(timer, start, msecs);
     wantDriverBy(start + msecs);
     return;

@@ -8,7 +8,7 @@
  * with Node's TimeoutOverflowWarning above 2^31-1; clear*() ignores null, undefined, unknown ids
  * and foreign objects, and hands native handles (made before install) to Node's own clear*.
  * The knobs live on the functions as the original qtimers had them: setImmediate.maxTickDepth,
- * setTimeout.MIN_TIMEOUT, setTimeout.MAX_TIMEOUT.
+ * setTimeout.MIN_TIMEOUT, setTimeout.MAX_TIMEOUT, and setTimeout.exactStart.
  * It must never touch globals (install.js does) and never keep per-call state of its own.
  */
 'use strict';
@@ -203,6 +203,12 @@ Object.defineProperty(setTimeout, 'MAX_TIMEOUT', {
     if (n < limits.min || n > TIMEOUT_MAX) throw new RangeError(`setTimeout.MAX_TIMEOUT must be in [${limits.min}, ${TIMEOUT_MAX}], got ${n}`);
     limits.max = n;
   },
+});
+
+Object.defineProperty(setTimeout, 'exactStart', {
+  enumerable: true,
+  get() { return settings.exactStart; },
+  set(value) { settings.exactStart = Boolean(value); },
 });
 
 // util.promisify(setTimeout) and util.promisify(setImmediate) are qtimers' own timers/promises

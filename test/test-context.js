@@ -83,6 +83,25 @@ module.exports = {
     t.done();
   },
 
+  'trackAsyncContext() carries a store entered before qtimers was loaded': function(t) {
+    const res = runJson(`
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const log = [];
+      als.run('outer', () => {
+        const q = require(ROOT);
+        q.trackAsyncContext();
+        setTimeout(() => log.push('timeout:' + als.getStore()), 1);
+        setImmediate(() => log.push('immediate:' + als.getStore()));
+      });
+      setImmediate(() => log.push('outside:' + als.getStore()));
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    t.deepEqual(res.json, ['immediate:outer', 'outside:undefined', 'timeout:outer']);
+    t.done();
+  },
+
   'domains: an error in a callback scheduled in a domain goes to that domain': function(t) {
     both(t, `
       const domain = require('domain');

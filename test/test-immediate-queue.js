@@ -66,14 +66,22 @@ module.exports = {
     t.done();
   },
 
-  'a drained burst releases its segments': function(t) {
+  'a drained burst keeps at most MAX_SPARES segments for reuse': function(t) {
     const q = new ImmediateQueue();
-    for (let i = 0; i < SEG * 20; i++) q.push(i);
-    t.ok(segments(q) >= 20);
+    const burst = SEG * (ImmediateQueue.MAX_SPARES + 20);
+    for (let i = 0; i < burst; i++) q.push(i);
+    t.ok(segments(q) >= ImmediateQueue.MAX_SPARES + 20);
     while (q.length > 0) q.shift();
     q.push(1);
     t.ok(segments(q) <= 2, 'at most the current segment and the next');
-    t.ok(q.spare === null || q.spare.count === 0);
+    t.equal(q.spareCount, ImmediateQueue.MAX_SPARES);
+    let spares = 0;
+    for (let seg = q.spares; seg !== null; seg = seg.next) { spares += 1; t.equal(seg.count, 0); }
+    t.equal(spares, ImmediateQueue.MAX_SPARES);
+    // a second burst of the same size reuses them in order
+    for (let i = 0; i < burst; i++) q.push(i);
+    t.equal(q.shift(), 1);
+    for (let i = 0; i < burst; i++) t.equal(q.shift(), i);
     t.done();
   },
 

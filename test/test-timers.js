@@ -360,6 +360,25 @@ module.exports = {
     },
   },
 
+  'exactStart': {
+    tearDown: function(done) { qt.setTimeout.exactStart = false; done(); },
+
+    'timers of one synchronous section share its timestamp unless exactStart is set': function(t) {
+      const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end); };
+      const a = qt.setTimeout(() => {}, 100);
+      busy(5);
+      const b = qt.setTimeout(() => {}, 100);
+      t.equal(b._idleStart, a._idleStart, 'one batch, one timestamp');
+      qt.setTimeout.exactStart = true;
+      t.strictEqual(qt.setTimeout.exactStart, true);
+      busy(5);
+      const c = qt.setTimeout(() => {}, 100);
+      t.ok(c._idleStart >= a._idleStart + 4, `exactStart reads the clock per timer (${c._idleStart - a._idleStart} ms later)`);
+      [a, b, c].forEach(qt.clearTimeout);
+      t.done();
+    },
+  },
+
   'util.promisify': {
     'promisified setTimeout and setImmediate resolve with the value, as native': async function(t) {
       const v1 = await util.promisify(qt.setTimeout)(2, 'value');
