@@ -181,18 +181,25 @@ function runImmediates() {
   // The handle whose callback is running.  A try/finally around each call would cost more than
   // the rest of the loop, so the one around the loop cleans up after a callback that threw.
   let running = null;
+  // Ticks and microtasks are drained before the next callback, not after each one: after the
+  // last, Node drains them itself when the driver returns.
+  let ticksOwed = false;
   try {
     for (;;) {
+      if (preQueued === 0 && (extra === 0 || immediates.length === 0)) break;
+      if (ticksOwed) {
+        ticksOwed = false;
+        tickCallback();
+        continue;           // the ticks may have cleared or queued immediates: look again
+      }
       let imm;
       if (preQueued > 0) {
         preQueued -= 1;
         imm = immediates.shift();
-      } else if (extra > 0 && immediates.length > 0) {
+      } else {
         imm = immediates.shift();
         if (imm._flags & DESTROYED) continue;   // cancelled entries cost no budget
         extra -= 1;
-      } else {
-        break;
       }
       const f = imm._flags;
       if (f & DESTROYED) continue;
@@ -210,7 +217,7 @@ function runImmediates() {
       }
       running = null;
       clock.valid = false;
-      tickCallback();
+      ticksOwed = true;
     }
   } finally {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
@@ -376,6 +383,7 @@ function runTimeouts() {
   wantedExpiry = Infinity;
   draining = true;
   let running = null;           // as in runImmediates: cleaned up by the finally if it threw
+  let ticksOwed = false;        // as in runImmediates: drained before the next callback only
   let completed = false;
   try {
     for (;;) {
@@ -390,6 +398,11 @@ function runTimeouts() {
       // due: expired, and not started in this very millisecond (a 0 ms timer made by a
       // callback of this drain would otherwise run in it, and could do so forever)
       if (list.expiry > now || head._idleStart >= now) break;
+      if (ticksOwed) {
+        ticksOwed = false;
+        tickCallback();
+        continue;           // the ticks may have cleared, refreshed or added timers: look again
+      }
       store.unlink(head);
       const f = head._flags;
       if (f & REFED) {
@@ -407,7 +420,7 @@ function runTimeouts() {
       running = null;
       clock.valid = false;
       afterTimeout(head);
-      tickCallback();
+      ticksOwed = true;
     }
     completed = true;
   } finally {
