@@ -6,38 +6,37 @@
  * promise job).  A clock read costs ~40 ns, more than the rest of a setTimeout, so the cache is
  * what makes a burst of timers cheap; bounding it to a batch is what keeps timers honest: a timer
  * is stamped with a time read within the same synchronous section that created it.  Times are
- * whole milliseconds in phase with libuv's loop clock (same epoch, same flooring), so the native
- * driver timer never wakes up a fraction of a millisecond before the timer it was armed for.
+ * whole milliseconds of libuv's own clock, so the native driver timer never wakes up a fraction
+ * of a millisecond before the timer it was armed for.
  * It must never read the wall clock for scheduling (Date.now jumps), and never reference the
  * global `process` after load (programs may replace it).
  */
 'use strict';
 
-const { performance } = require('perf_hooks');
-
-// Bound once: performance.now checks its receiver on every call.
-const perfNow = performance.now.bind(performance);
+// process.hrtime.bigint() is libuv's own clock (uv_hrtime, monotonic), so whole milliseconds of
+// it tick at the same instants as libuv's loop time: "armed for N ms" and "N ms have passed"
+// agree.  It is also the cheapest clock to read right after the process wakes up (about half of
+// performance.now()'s cost with cold caches), which is when the timeout driver reads it.
+const hrtimeBigint = process.hrtime.bigint;
+const NS_PER_MS = BigInt(1e6);
 const queueMicrotask_ = globalThis.queueMicrotask;
 
-// performance.now() counts from timeOrigin, which has a sub-millisecond phase relative to the
-// hrtime clock that libuv floors into loop time.  Adding that phase back makes our floor() tick
-// at the same instants as libuv's, so "armed for N ms" and "N ms have passed" agree.
-const phase = (function measurePhase() {
-  const hr = process.hrtime();
-  const p = perfNow();
-  const d = (hr[0] * 1e3 + hr[1] / 1e6) - p;
-  return d - Math.floor(d);
-})();
+// Counted from load, so values stay small integers (V8 Smis) for the first 24 days of a process.
+const baseMs = Number(hrtimeBigint() / NS_PER_MS);
 
-// epoch milliseconds = scheduling time + epochOffset, measured once against the wall clock
-// (performance.timeOrigin can be off by a few ms).  Both readings are whole ms, so the result
-// stays within 1 ms of Date.now() for as long as the wall clock is not stepped; after a step it
-// keeps counting steadily, as a scheduling timestamp should.
-const epochOffset = Date.now() - Math.floor(perfNow() + phase);
+function readClock() {
+  return Number(hrtimeBigint() / NS_PER_MS) - baseMs;
+}
+
+// epoch milliseconds = scheduling time + epochOffset, measured once against the wall clock.
+// Both readings are whole ms, so the result stays within 1 ms of Date.now() for as long as the
+// wall clock is not stepped; after a step it keeps counting steadily, as a scheduling timestamp
+// should (and a replaced Date.now cannot move it).
+const epochOffset = Date.now() - readClock();
 
 const clock = {
   /* the cached scheduling time, valid while `valid` is true */
-  cached: Math.floor(perfNow() + phase),
+  cached: readClock(),
   valid: false,
   /* true while qtimers runs callbacks: it invalidates the cache itself after each one */
   inBatch: false,
@@ -50,7 +49,7 @@ const clock = {
   // callback loops nobody else tells us when a synchronous section ends, so one microtask per
   // section does (it runs right after the section, before any I/O can be processed).
   refresh: function refresh() {
-    const t = Math.floor(perfNow() + phase);
+    const t = readClock();
     // monotonic by construction, but never let a cached value go backwards
     clock.cached = t > clock.cached ? t : clock.cached;
     if (!clock.valid && !clock.inBatch) queueMicrotask_(invalidate);

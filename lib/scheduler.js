@@ -181,6 +181,7 @@ function runImmediates() {
   // The handle whose callback is running.  A try/finally around each call would cost more than
   // the rest of the loop, so the one around the loop cleans up after a callback that threw.
   let running = null;
+  let runningRefed = false;
   // Ticks and microtasks are drained before the next callback, not after each one: after the
   // last, Node drains them itself when the driver returns.
   let ticksOwed = false;
@@ -204,10 +205,10 @@ function runImmediates() {
       const f = imm._flags;
       if (f & DESTROYED) continue;
       imm._flags = (f | DESTROYED) & ~REFED;    // as in Node: destroyed before it runs
-      if (f & REFED) {
-        if (--refedImmediates === 0) needsSettling();
-      }
+      // Its reference is released after its callback, not before: a callback that queues the
+      // next immediate (a loop) then never takes the count through zero and back.
       running = imm;
+      runningRefed = (f & REFED) !== 0;
       if (f & EXTRA) {
         runImmediateWithExtras(imm, f);
       } else {
@@ -216,12 +217,16 @@ function runImmediates() {
         imm._onImmediate = null;    // a handle the program keeps must not keep its callback alive
       }
       running = null;
+      if (runningRefed && --refedImmediates === 0) needsSettling();
       clock.valid = false;
       ticksOwed = true;
     }
   } finally {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
-    if (running !== null) finishImmediate(running);
+    if (running !== null) {
+      finishImmediate(running);
+      if (runningRefed && --refedImmediates === 0) needsSettling();
+    }
     preQueued = 0;
     drainingImmediates = false;
     draining = false;
@@ -383,6 +388,7 @@ function runTimeouts() {
   wantedExpiry = Infinity;
   draining = true;
   let running = null;           // as in runImmediates: cleaned up by the finally if it threw
+  let runningRefed = false;
   let ticksOwed = false;        // as in runImmediates: drained before the next callback only
   let completed = false;
   try {
@@ -405,28 +411,28 @@ function runTimeouts() {
       }
       store.unlink(head);
       const f = head._flags;
-      if (f & REFED) {
-        if (--refedTimeouts === 0) needsSettling();
-      }
       if (!head._onTimeout) {
         // a program may disarm a timer by deleting its callback, as Node allows
         head._flags = f | DESTROYED;
         if (f & CONTEXT) releaseContext(head);
+        if ((f & REFED) && --refedTimeouts === 0) needsSettling();
         continue;
       }
+      // As with immediates, its reference is released after its callback (by afterTimeout).
       running = head;
+      runningRefed = (f & REFED) !== 0;
       if (f & EXTRA) runTimeoutWithExtras(head, f);
       else head._onTimeout();
       running = null;
       clock.valid = false;
-      afterTimeout(head);
+      afterTimeout(head, runningRefed);
       ticksOwed = true;
     }
     completed = true;
   } finally {
     if (running !== null) {
       clock.valid = false;
-      afterTimeout(running);
+      afterTimeout(running, runningRefed);
     }
     draining = false;
     clock.valid = false;
@@ -470,17 +476,20 @@ function wantFirst() {
   }
 }
 
-function afterTimeout(timer) {
-  // refresh()ed from its own callback (pending again) or cleared there (done with): as it is
-  if (timer._idlePrev !== null) return;
+/* a timeout's callback has returned (or thrown); `refed`: its reference is still counted */
+function afterTimeout(timer, refed) {
   const f = timer._flags;
-  if (f & CLEARED) return;
-  if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
-    addTimeout(timer);     // the next period counts from now, after the callback, as in Node
-    return;
+  // refresh()ed from its own callback (pending again), cleared there, or done: re-add an
+  // interval first, so that its reference never leaves the count
+  if (timer._idlePrev === null && !(f & CLEARED)) {
+    if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
+      addTimeout(timer);     // the next period counts from now, after the callback, as in Node
+    } else {
+      timer._flags = f | DESTROYED;
+      if (f & CONTEXT) releaseContext(timer);
+    }
   }
-  timer._flags = f | DESTROYED;
-  if (f & CONTEXT) releaseContext(timer);
+  if (refed && --refedTimeouts === 0) needsSettling();
 }
 
 // ---------------------------------------------------------------- shared
