@@ -1,86 +1,164 @@
 /*
  * context: async context (AsyncLocalStorage stores, async_hooks, domains) for qtimers callbacks.
  *
- * Owns deciding whether a scheduled callback must carry its creator's async context, capturing
- * it, and running a callback inside it.  Native timers are async resources: a callback sees the
- * AsyncLocalStorage store and async_hooks ids of the code that scheduled it.  qtimers runs many
- * callbacks from one native driver, so it must carry that context itself, and the only public
- * way to do so is an AsyncResource per callback, which costs more than the whole rest of a
- * setImmediate.  So it is done only once something can observe it: context tracking switches on
- * (for good) the first time an async hook is enabled (user hooks, the hook behind
- * AsyncLocalStorage on Node < 24, domains) or an AsyncLocalStorage store is entered (the
- * AsyncContextFrame implementation of Node >= 24 uses no hooks).  Both are seen by wrapping
- * those public methods, and the wrappers are removed once they have fired.  Until then a timer
- * pays one boolean test.  Hooks or stores already active before qtimers was loaded are detected
- * at load where Node shows it (a promise carries async ids when an init hook is on, a domain is
- * active); otherwise call trackAsyncContext(), or load qtimers first (`node -r qtimers`).
- * It must never create an AsyncResource while tracking is off, and never hold a context longer
- * than its timer is pending.
+ * Owns deciding what async context a scheduled callback must carry, capturing it, and running
+ * the callback inside it.  Native timers are async resources: a callback sees the
+ * AsyncLocalStorage stores, async_hooks ids and domain of the code that scheduled it.  qtimers
+ * runs many callbacks from one native driver, so it carries that context itself, at the least
+ * cost that is still exact for what the program can observe:
+ *   - none: no store was ever entered and no hook enabled.  A timer pays one test.
+ *   - stores: AsyncLocalStorage is in use, no async hook of the program's own.  A timer records
+ *     getStore() of each AsyncLocalStorage seen so far, and its callback runs inside run() of
+ *     those stores (skipped when they are already current).  Hooks see no per-timer resource,
+ *     which is invisible without hooks.
+ *   - resources: the program enabled an async hook (its own, or a domain's), or asked for it
+ *     with trackAsyncContext().  A timer carries an AsyncResource named like Node's, exactly as
+ *     observable as a native timer, at several times the cost.
+ * The mode only ever goes up.  It is learnt by wrapping public methods: AsyncLocalStorage's run
+ * and enterWith (which name the storages to record), async_hooks.createHook (which marks the
+ * program's hooks) and AsyncHook's enable; the wrappers go once resources mode makes them moot.
+ * Hooks or a domain already active when qtimers loads are detected where Node shows it (a
+ * promise carries async ids when an init hook is on); a store entered before qtimers loads is
+ * not, so load qtimers first (`node -r qtimers`) or call trackAsyncContext().
+ * It must never allocate for a timer in mode none, and never hold a context longer than its
+ * timer is pending.
  */
 'use strict';
 
 const asyncHooks = require('async_hooks');
+const { syncBuiltinESMExports } = require('module');
+// Read before createHook is wrapped: on some Node versions this loads the module behind
+// AsyncLocalStorage, which must keep the original createHook for its own internal hook.
 const { AsyncResource, AsyncLocalStorage } = asyncHooks;
 
 const proc = process;
+const ReflectApply = Reflect.apply;
+const EMPTY = Object.freeze([]);
+
+const NONE = 0;
+const STORES = 1;
+const RESOURCES = 2;
 
 const state = {
-  tracking: false,
+  mode: NONE,
 };
 
+// ---------------------------------------------------------------- learning the mode
+
+const storages = [];            // AsyncLocalStorage instances seen entering a store, in order
+const seenStorages = new WeakSet();
+const programHooks = new WeakSet();
 const restorers = [];
 
-function trackAsyncContext() {
-  if (state.tracking) return;
-  state.tracking = true;
-  // the wrappers have done their job: put the originals back so nobody pays for them
-  while (restorers.length > 0) restorers.pop()();
+function raiseMode(mode) {
+  if (mode <= state.mode) return;
+  state.mode = mode;
+  if (mode === RESOURCES) {
+    // AsyncResources carry everything: the wrappers have nothing left to learn
+    while (restorers.length > 0) restorers.pop()();
+    syncBuiltinESMExports();
+  }
 }
 
-function wrapToTrack(proto, name) {
-  const original = proto[name];
+/* carry full async context (AsyncResources) from now on */
+function trackAsyncContext() {
+  raiseMode(RESOURCES);
+}
+
+function wrap(target, name, makeWrapper) {
+  const original = target[name];
   if (typeof original !== 'function') return;
-  const own = Object.prototype.hasOwnProperty.call(proto, name);
-  proto[name] = function trackingWrapper() {
-    trackAsyncContext();
-    return original.apply(this, arguments);
-  };
+  const descriptor = Object.getOwnPropertyDescriptor(target, name);
+  target[name] = makeWrapper(original);
   restorers.push(function restore() {
-    if (own) proto[name] = original;
-    else delete proto[name];
+    if (descriptor) Object.defineProperty(target, name, descriptor);
+    else delete target[name];
   });
 }
 
-// AsyncHook instances share one prototype; createHook({}) makes an inert one to reach it.
-wrapToTrack(Object.getPrototypeOf(asyncHooks.createHook({})), 'enable');
-if (AsyncLocalStorage) {
-  wrapToTrack(AsyncLocalStorage.prototype, 'run');
-  wrapToTrack(AsyncLocalStorage.prototype, 'enterWith');
+function noteStorage(storage) {
+  if (seenStorages.has(storage)) return;
+  seenStorages.add(storage);
+  storages.push(storage);
+  raiseMode(STORES);
 }
+
+if (AsyncLocalStorage) {
+  for (const name of ['run', 'enterWith']) {
+    wrap(AsyncLocalStorage.prototype, name, (original) => function storageEntered() {
+      noteStorage(this);
+      return ReflectApply(original, this, arguments);
+    });
+  }
+}
+
+wrap(asyncHooks, 'createHook', (original) => function createHook() {
+  const hook = ReflectApply(original, this, arguments);
+  programHooks.add(hook);
+  return hook;
+});
+
+// AsyncHook instances share one prototype; an inert hook reaches it.
+wrap(Object.getPrototypeOf(asyncHooks.createHook({})), 'enable', (original) => function enable() {
+  if (programHooks.has(this)) raiseMode(RESOURCES);
+  return ReflectApply(original, this, arguments);
+});
+syncBuiltinESMExports();    // ESM importers of createHook get the wrapper too
 
 // Already in use before we were loaded?  An enabled init hook stamps async ids on promises.
-if (Object.getOwnPropertySymbols(Promise.resolve()).length > 0 || proc.domain) trackAsyncContext();
+if (Object.getOwnPropertySymbols(Promise.resolve()).length > 0 || proc.domain) raiseMode(RESOURCES);
 
-/* the context to carry for a callback scheduled now: an AsyncResource named like Node's */
-function capture(type) {
-  return new AsyncResource(type, { requireManualDestroy: true });
+// ---------------------------------------------------------------- capturing and running
+
+/* the stores a callback scheduled now must see, one value per storage known now */
+class StoreSnapshot {
+  constructor(count, value) {
+    this.count = count;
+    this.value = value;       // the store itself when count is 1, else an array of them
+  }
 }
 
-/* call fn with `thisArg` and `args` (an array or undefined) inside the captured context */
-function callIn(resource, fn, thisArg, args) {
+/* the context to carry for a callback scheduled now (state.mode is not NONE) */
+function capture(type) {
+  if (state.mode === RESOURCES) return new AsyncResource(type, { requireManualDestroy: true });
+  const n = storages.length;
+  if (n === 1) return new StoreSnapshot(1, storages[0].getStore());
+  const values = new Array(n);
+  for (let i = 0; i < n; i++) values[i] = storages[i].getStore();
+  return new StoreSnapshot(n, values);
+}
+
+/* call fn with `thisArg` and `args` (an array or undefined) inside a captured context */
+function callIn(ctx, fn, thisArg, args) {
+  if (ctx instanceof StoreSnapshot) {
+    if (ctx.count === 1) return callInStore(storages[0], ctx.value, fn, thisArg, args);
+    return callInStores(ctx.value, 0, fn, thisArg, args);
+  }
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
-  const domain = resource.domain;
+  const domain = ctx.domain;
   if (domain) domain.enter();
   const result = args === undefined
-    ? resource.runInAsyncScope(fn, thisArg)
-    : resource.runInAsyncScope(fn, thisArg, ...args);
+    ? ctx.runInAsyncScope(fn, thisArg)
+    : ctx.runInAsyncScope(fn, thisArg, ...args);
   if (domain) domain.exit();
   return result;
 }
 
-function release(resource) {
-  resource.emitDestroy();
+function callInStore(storage, value, fn, thisArg, args) {
+  if (storage.getStore() === value) return ReflectApply(fn, thisArg, args === undefined ? EMPTY : args);
+  return storage.run(value, ReflectApply, fn, thisArg, args === undefined ? EMPTY : args);
+}
+
+function callInStores(values, i, fn, thisArg, args) {
+  if (i === values.length) return ReflectApply(fn, thisArg, args === undefined ? EMPTY : args);
+  const storage = storages[i];
+  if (storage.getStore() === values[i]) return callInStores(values, i + 1, fn, thisArg, args);
+  return storage.run(values[i], callInStores, values, i + 1, fn, thisArg, args);
+}
+
+function release(ctx) {
+  if (!(ctx instanceof StoreSnapshot)) ctx.emitDestroy();
 }
 
 // The scope qtimers' own native drivers are created in.  A driver is created by whatever code

@@ -99,7 +99,7 @@ class Timeout {
 
 // Defaults for what only the subclass stores, so every handle answers the same reads.
 Timeout.prototype._timerArgs = undefined;
-Timeout.prototype._asyncResource = null;
+Timeout.prototype._asyncContext = null;
 
 if (SymbolDispose !== undefined) {
   Timeout.prototype[SymbolDispose] = function dispose() {
@@ -111,19 +111,19 @@ if (SymbolDispose !== undefined) {
 // Timeout too, so that constructor.name and stack traces read as Node's do.
 const BaseTimeout = Timeout;
 const TimeoutWithExtras = class Timeout extends BaseTimeout {
-  constructor(callback, after, flags, args, asyncResource) {
+  constructor(callback, after, flags, args, asyncContext) {
     super(callback, after, flags | EXTRA);
     this._timerArgs = args;
-    this._asyncResource = asyncResource;
+    this._asyncContext = asyncContext;
   }
 };
 
 class Immediate {
-  constructor(callback, args, flags, asyncResource) {
+  constructor(callback, args, flags, asyncContext) {
     this._onImmediate = callback;
     this._argv = args;
     this._flags = flags;
-    this._asyncResource = asyncResource;
+    this._asyncContext = asyncContext;
   }
 
   get _destroyed() {

@@ -108,7 +108,7 @@ let preQueued = 0;
 
 // Native timers for our own use, made outside any user's async context (see context.callAtRoot).
 function nativeImmediate(fn) {
-  return contextState.tracking ? context.callAtRoot(nativeSetImmediate, fn) : nativeSetImmediate(fn);
+  return contextState.mode !== 0 ? context.callAtRoot(nativeSetImmediate, fn) : nativeSetImmediate(fn);
 }
 
 function scheduleImmediateDriver() {
@@ -239,7 +239,7 @@ function runImmediates() {
 }
 
 function runImmediateWithExtras(imm, f) {
-  if (f & CONTEXT) context.callIn(imm._asyncResource, imm._onImmediate, imm, imm._argv);
+  if (f & CONTEXT) context.callIn(imm._asyncContext, imm._onImmediate, imm, imm._argv);
   else ReflectApply(imm._onImmediate, imm, imm._argv);
   finishImmediate(imm);
 }
@@ -271,14 +271,14 @@ function armTimeoutDriver(expiry) {
   armedExpiry = wantedExpiry = expiry;
   if (timeoutDriver !== null) {
     if (delay === timeoutDriverDelay) {
-      if (contextState.tracking) context.callAtRoot(refreshNative, timeoutDriver);
+      if (contextState.mode !== 0) context.callAtRoot(refreshNative, timeoutDriver);
       else timeoutDriver.refresh();
       return;
     }
     nativeClearTimeout(timeoutDriver);
   }
   nextDriverDelay = delay;
-  timeoutDriver = contextState.tracking ? context.callAtRoot(newTimeoutDriver) : newTimeoutDriver();
+  timeoutDriver = contextState.mode !== 0 ? context.callAtRoot(newTimeoutDriver) : newTimeoutDriver();
   timeoutDriverDelay = delay;
   timeoutDriverRefed = true;
   if (refedTimeouts === 0) {
@@ -298,8 +298,11 @@ function refreshNative(timer) {
 
 /* link a timeout whose _idleTimeout and _flags are set; start = the batch's timestamp */
 function addTimeout(timer) {
+  addTimeoutAt(timer, clock.valid && !settings.exactStart ? clock.cached : clock.refresh());
+}
+
+function addTimeoutAt(timer, start) {
   const msecs = Math.trunc(timer._idleTimeout);   // as Node: no sub-millisecond accuracy assumed
-  const start = clock.valid && !settings.exactStart ? clock.cached : clock.refresh();
   timer._idleStart = start;
   store.append(timer, msecs);
   if (timer._flags & REFED) {
@@ -354,8 +357,8 @@ function refreshTimeout(timer) {
   if (f & DESTROYED) {
     // fired: refresh() revives it (documented Node behaviour); it needs a context again
     timer._flags = f & ~DESTROYED;
-    if (context.state.tracking && (f & EXTRA)) {
-      timer._asyncResource = context.capture('Timeout');
+    if (contextState.mode !== 0 && (f & EXTRA)) {
+      timer._asyncContext = context.capture('Timeout');
       timer._flags |= CONTEXT;
     }
   }
@@ -451,7 +454,7 @@ function runTimeouts() {
 }
 
 function runTimeoutWithExtras(timer, f) {
-  if (f & CONTEXT) context.callIn(timer._asyncResource, timer._onTimeout, timer, timer._timerArgs);
+  if (f & CONTEXT) context.callIn(timer._asyncContext, timer._onTimeout, timer, timer._timerArgs);
   else if (timer._timerArgs === undefined) timer._onTimeout();
   else ReflectApply(timer._onTimeout, timer, timer._timerArgs);
 }
@@ -483,7 +486,10 @@ function afterTimeout(timer, refed) {
   // interval first, so that its reference never leaves the count
   if (timer._idlePrev === null && !(f & CLEARED)) {
     if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
-      addTimeout(timer);     // the next period counts from now, after the callback, as in Node
+      // The next period counts from the callback's batch timestamp (the last clock reading,
+      // taken at or after the callback began); with exactStart, from its end as in Node.  A
+      // clock read per interval would cost more than the rest of re-arming it.
+      addTimeoutAt(timer, settings.exactStart ? clock.refresh() : clock.cached);
     } else {
       timer._flags = f | DESTROYED;
       if (f & CONTEXT) releaseContext(timer);
@@ -495,10 +501,10 @@ function afterTimeout(timer, refed) {
 // ---------------------------------------------------------------- shared
 
 function releaseContext(handle) {
-  const resource = handle._asyncResource;
-  handle._asyncResource = null;
+  const ctx = handle._asyncContext;
+  handle._asyncContext = null;
   handle._flags &= ~CONTEXT;
-  if (resource !== null) context.release(resource);
+  if (ctx !== null) context.release(ctx);
 }
 
 // Numeric ids for Symbol.toPrimitive, made on demand: most timers never need one, so the id

@@ -68,7 +68,7 @@ function setTimeout(callback, after, arg1, arg2, arg3) {
   after = delayOf(after);
   const n = arguments.length;
   let timer;
-  if (n <= 2 && !contextState.tracking) {
+  if (n <= 2 && contextState.mode === 0) {
     timer = new Timeout(callback, after, REFED);
   } else {
     timer = withExtras(callback, after, REFED, n, arguments, arg1, arg2, arg3);
@@ -82,7 +82,7 @@ function setInterval(callback, repeat, arg1, arg2, arg3) {
   repeat = delayOf(repeat);
   const n = arguments.length;
   let timer;
-  if (n <= 2 && !contextState.tracking) {
+  if (n <= 2 && contextState.mode === 0) {
     timer = new Timeout(callback, repeat, REFED | REPEAT);
   } else {
     timer = withExtras(callback, repeat, REFED | REPEAT, n, arguments, arg1, arg2, arg3);
@@ -102,12 +102,12 @@ function withExtras(callback, after, flags, n, argumentsObject, arg1, arg2, arg3
       args = new Array(n - 2);
       for (let i = 2; i < n; i++) args[i - 2] = argumentsObject[i];
   }
-  let resource = null;
-  if (contextState.tracking) {
-    resource = context.capture('Timeout');
+  let ctx = null;
+  if (contextState.mode !== 0) {
+    ctx = context.capture('Timeout');
     flags |= CONTEXT;
   }
-  return new TimeoutWithExtras(callback, after, flags, args, resource);
+  return new TimeoutWithExtras(callback, after, flags, args, ctx);
 }
 
 function clearTimeout(timer) {
@@ -141,12 +141,12 @@ function setImmediate(callback, arg1, arg2, arg3) {
       for (let i = 1; i < n; i++) args[i - 1] = arguments[i];
   }
   if (args !== undefined) flags |= EXTRA;
-  let resource = null;
-  if (contextState.tracking) {
-    resource = context.capture('Immediate');
+  let ctx = null;
+  if (contextState.mode !== 0) {
+    ctx = context.capture('Immediate');
     flags |= CONTEXT | EXTRA;
   }
-  const imm = new Immediate(callback, args, flags, resource);
+  const imm = new Immediate(callback, args, flags, ctx);
   scheduler.addImmediate(imm);
   return imm;
 }

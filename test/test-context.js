@@ -45,6 +45,27 @@ module.exports = {
     t.done();
   },
 
+  'two AsyncLocalStorage instances, one of them first used after some timers were made': function(t) {
+    both(t, `
+      const { AsyncLocalStorage } = require('async_hooks');
+      const a = new AsyncLocalStorage();
+      const b = new AsyncLocalStorage();
+      const log = [];
+      const see = (what) => log.push(what + ':' + a.getStore() + '/' + b.getStore());
+      a.run('a1', () => {
+        setTimeout(() => see('only-a'), 2);
+        b.run('b1', () => {
+          setTimeout(() => see('both'), 1);
+          setImmediate(() => { see('imm-both'); a.enterWith('a2'); setTimeout(() => see('entered-a2'), 1); });
+          a.run(undefined, () => setImmediate(() => see('a-cleared')));
+        });
+      });
+      setImmediate(() => see('none'));
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.done();
+  },
+
   'AsyncLocalStorage first used after timers were already scheduled': function(t) {
     both(t, `
       const log = [];
