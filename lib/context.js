@@ -131,8 +131,8 @@ function capture(type) {
 /* call fn with `thisArg` and `args` (an array or undefined) inside a captured context */
 function callIn(ctx, fn, thisArg, args) {
   if (ctx instanceof StoreSnapshot) {
-    if (ctx.count === 1) return callInStore(storages[0], ctx.value, fn, thisArg, args);
-    return callInStores(ctx.value, 0, fn, thisArg, args);
+    enterSnapshot(ctx);
+    return args === undefined ? ReflectApply(fn, thisArg, EMPTY) : ReflectApply(fn, thisArg, args);
   }
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
@@ -145,16 +145,46 @@ function callIn(ctx, fn, thisArg, args) {
   return result;
 }
 
-function callInStore(storage, value, fn, thisArg, args) {
-  if (storage.getStore() === value) return ReflectApply(fn, thisArg, args === undefined ? EMPTY : args);
-  return storage.run(value, ReflectApply, fn, thisArg, args === undefined ? EMPTY : args);
+// Stores are entered with enterWith(), not run(): the scheduler's drains run every callback
+// from one native callback, whose context Node restores when it returns, so a store entered
+// here lasts exactly until the next callback enters its own.  Consecutive callbacks with the
+// same stores (the common case: one request's timers) enter nothing at all.
+let storesEntered = false;
+
+function enterSnapshot(ctx) {
+  if (ctx.count === 1 && storages.length === 1) {
+    const storage = storages[0];
+    const value = ctx.value;
+    if (storage.getStore() !== value) {
+      storage.enterWith(value);
+      storesEntered = true;
+    }
+    return;
+  }
+  const values = ctx.count === 1 ? [ctx.value] : ctx.value;
+  for (let i = 0; i < values.length; i++) {
+    const storage = storages[i];
+    if (storage.getStore() !== values[i]) {
+      storage.enterWith(values[i]);
+      storesEntered = true;
+    }
+  }
+  // storages first used after this callback was scheduled: as Node, no store for them
+  for (let i = values.length; i < storages.length; i++) {
+    if (storages[i].getStore() !== undefined) {
+      storages[i].enterWith(undefined);
+      storesEntered = true;
+    }
+  }
 }
 
-function callInStores(values, i, fn, thisArg, args) {
-  if (i === values.length) return ReflectApply(fn, thisArg, args === undefined ? EMPTY : args);
-  const storage = storages[i];
-  if (storage.getStore() === values[i]) return callInStores(values, i + 1, fn, thisArg, args);
-  return storage.run(values[i], callInStores, values, i + 1, fn, thisArg, args);
+/*
+ * call fn for a callback that carries no context (scheduled before any store was entered):
+ * once stores have been entered by a drain, it runs from the top-level context instead
+ */
+function callWithoutContext(fn, thisArg, args) {
+  if (!storesEntered) return args === undefined ? ReflectApply(fn, thisArg, EMPTY) : ReflectApply(fn, thisArg, args);
+  return rootScope.runInAsyncScope(ReflectApply, null, fn, thisArg, args === undefined ? EMPTY : args);
 }
 
 function release(ctx) {
@@ -178,4 +208,4 @@ function callAtRoot(fn, arg) {
   }
 }
 
-module.exports = { state, trackAsyncContext, capture, callIn, release, callAtRoot };
+module.exports = { state, trackAsyncContext, capture, callIn, callWithoutContext, release, callAtRoot };

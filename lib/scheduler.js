@@ -211,10 +211,13 @@ function runImmediates() {
       runningRefed = (f & REFED) !== 0;
       if (f & EXTRA) {
         runImmediateWithExtras(imm, f);
-      } else {
+      } else if (contextState.mode === 0) {
         // a method call: `this` is the handle, and the callback's own .call/.apply are not used
         imm._onImmediate();
         imm._onImmediate = null;    // a handle the program keeps must not keep its callback alive
+      } else {
+        context.callWithoutContext(imm._onImmediate, imm, undefined);
+        imm._onImmediate = null;
       }
       running = null;
       if (runningRefed && --refedImmediates === 0) needsSettling();
@@ -240,6 +243,7 @@ function runImmediates() {
 
 function runImmediateWithExtras(imm, f) {
   if (f & CONTEXT) context.callIn(imm._asyncContext, imm._onImmediate, imm, imm._argv);
+  else if (contextState.mode !== 0) context.callWithoutContext(imm._onImmediate, imm, imm._argv);
   else ReflectApply(imm._onImmediate, imm, imm._argv);
   finishImmediate(imm);
 }
@@ -425,7 +429,8 @@ function runTimeouts() {
       running = head;
       runningRefed = (f & REFED) !== 0;
       if (f & EXTRA) runTimeoutWithExtras(head, f);
-      else head._onTimeout();
+      else if (contextState.mode === 0) head._onTimeout();
+      else context.callWithoutContext(head._onTimeout, head, undefined);
       running = null;
       clock.valid = false;
       afterTimeout(head, runningRefed);
@@ -455,6 +460,7 @@ function runTimeouts() {
 
 function runTimeoutWithExtras(timer, f) {
   if (f & CONTEXT) context.callIn(timer._asyncContext, timer._onTimeout, timer, timer._timerArgs);
+  else if (contextState.mode !== 0) context.callWithoutContext(timer._onTimeout, timer, timer._timerArgs);
   else if (timer._timerArgs === undefined) timer._onTimeout();
   else ReflectApply(timer._onTimeout, timer, timer._timerArgs);
 }

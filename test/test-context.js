@@ -66,6 +66,21 @@ module.exports = {
     t.done();
   },
 
+  'a callback made before any store sees none, even right after one that had a store': function(t) {
+    both(t, `
+      const log = [];
+      const early = () => log.push('early:' + (als && als.getStore()));
+      setTimeout(early, 2);
+      setTimeout(early, 2, 'with an argument');
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      als.run('x', () => setTimeout(() => log.push('x:' + als.getStore()), 1));
+      const end = Date.now() + 4; while (Date.now() < end);   // all three due in one batch
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.done();
+  },
+
   'AsyncLocalStorage first used after timers were already scheduled': function(t) {
     both(t, `
       const log = [];
