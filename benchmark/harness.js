@@ -1,0 +1,103 @@
+/**
+ * Child-process side of the benchmark: runs one named scenario of a family file
+ * and prints its result as a machine-readable line for run.js to parse:
+ *
+ *     RESULT {"value": 1234567.8, ...}
+ *
+ * A family file (benchmark/scenarios/*.js) exports a table of scenarios and ends with
+ *     if (require.main === module) harness.main(module.exports);
+ * so run.js can read the table without running anything.  Invoked as
+ *     node [-r qtimers] scenarios/FAMILY.js NAME [--quick] [--als] [--depth N]
+ *
+ * Each scenario is { group, label, unit, better: 'higher'|'lower', nodeArgs?, run(opts, done) }
+ * and calls done({ value: number, ...extra facts to print }) exactly once.
+ */
+
+'use strict';
+
+var AsyncLocalStorage = require('async_hooks').AsyncLocalStorage;
+var runit = require('./runit');
+
+module.exports.main = main;
+module.exports.measureRate = measureRate;
+module.exports.cpuSeconds = cpuSeconds;
+module.exports.makeRandom = makeRandom;
+module.exports.noop = noop;
+
+function noop( ) {}
+
+function parseArgs( argv ) {
+    var opts = { name: undefined, quick: false, als: false, depth: undefined };
+    for (var i = 0; i < argv.length; i++) {
+        if (argv[i] === '--quick') opts.quick = true;
+        else if (argv[i] === '--als') opts.als = true;
+        else if (argv[i] === '--depth') opts.depth = Number(argv[++i]);
+        else if (opts.name === undefined) opts.name = argv[i];
+        else throw new Error(argv[i] + ': unexpected argument');
+    }
+    return opts;
+}
+
+function main( scenarios ) {
+    var opts = parseArgs(process.argv.slice(2));
+    var scenario = scenarios[opts.name];
+    if (!scenario) {
+        console.error('usage: node %s NAME [--quick] [--als] [--depth N]\n  names: %s',
+            process.argv[1], Object.keys(scenarios).join(' '));
+        process.exit(2);
+    }
+
+    // run.js only passes --depth in qtimers mode; on the native setImmediate it would be an inert property
+    if (opts.depth !== undefined) setImmediate.maxTickDepth = opts.depth;
+
+    var als = opts.als ? new AsyncLocalStorage() : null;
+    var store = { request: 1 };
+
+    function done( result ) {
+        // done() is reached through the scenario's timer callbacks, so the store must have survived them
+        if (als && als.getStore() !== store) {
+            console.log('WARNING: the AsyncLocalStorage store was lost in timer callbacks');
+            result.alsStoreLost = true;
+        }
+        console.log('RESULT %s', JSON.stringify(result));
+        // long (30 s) timeouts may still be pending; the measurement is over
+        process.exit(0);
+    }
+
+    console.log('%s: %s', scenario.group, scenario.label);
+    if (als) {
+        // every callback scheduled from inside run() must carry (and restore) this store
+        als.run(store, function() { scenario.run(opts, done) });
+    }
+    else {
+        scenario.run(opts, done);
+    }
+}
+
+/*
+ * Time f with runit and report its average item rate.  `runs` is the number of f(cb)
+ * calls per repeat in a full run, each call handling `items` items; --quick times
+ * fewer, shorter repeats.
+ */
+function measureRate( opts, items, runs, f, done, clock ) {
+    var repeats = opts.quick ? 2 : 5;
+    var nruns = opts.quick ? Math.max(2, Math.ceil(runs / 4)) : runs;
+    runit(repeats, nruns, items, '  timing ' + repeats + ' x ' + nruns + ' runs of ' + items + ' items', f, function(rates) {
+        done({ value: rates.avg, min: rates.min, max: rates.max });
+    }, clock);
+}
+
+// process CPU (user + system) seconds, a clock for runit() where wall time would mostly measure waiting
+function cpuSeconds( ) {
+    var usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+}
+
+// small seeded PRNG (xorshift32) so that both modes touch exactly the same sequence of timers
+function makeRandom( seed ) {
+    var x = seed | 0 || 1;
+    return function randomInt( n ) {
+        x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+        return (x >>> 0) % n;
+    };
+}

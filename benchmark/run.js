@@ -1,0 +1,363 @@
+#!/usr/bin/env node
+/**
+ * qtimers benchmark runner (`npm run bench`, `npm run bench -- --help`).
+ *
+ * Runs every scenario of benchmark/scenarios/*.js in a fresh child process, once with
+ * the native timers and once with qtimers preloaded (`node -r <root>/index.js`),
+ * strictly one child at a time and alternating native, qtimers, native, qtimers, ...
+ * for several rounds, so that a noisy neighbour hurts both modes alike.  The per-round
+ * qtimers/native ratio is what gets summarized (median over rounds).
+ *
+ * Prints one table, and writes it to benchmark/results/table.md together with an SVG
+ * bar chart in benchmark/results/chart.svg for the README.
+ */
+
+'use strict';
+
+var fs = require('fs');
+var os = require('os');
+var path = require('path');
+var child_process = require('child_process');
+var qprintf = require('qprintf');
+var chart = require('./chart');
+
+var ROOT = path.resolve(__dirname, '..');
+var QTIMERS = path.join(ROOT, 'index.js');
+var RESULTS_DIR = path.join(__dirname, 'results');
+var FAMILIES = ['basics', 'primitives', 'cpu', 'server', 'timeouts', 'memory', 'scaling'];
+
+var HELP = [
+    'usage: npm run bench -- [options]     (or: node benchmark/run.js [options])',
+    '',
+    'Runs each scenario natively and with qtimers preloaded, in fresh processes, alternating,',
+    'and prints native rate, qtimers rate and speedup (median over rounds).',
+    '',
+    '  --quick         every scenario once, shorter timings (under a minute in all)',
+    '  --rounds N      how many native+qtimers rounds to run (default 3, 1 with --quick)',
+    '  --only REGEX    only the scenarios whose id or label matches, e.g. --only "^cpu/"',
+    '  --node PATH     run the scenarios with this node binary (default: ' + process.execPath + ')',
+    '  --depth N       set setImmediate.maxTickDepth = N in the qtimers runs (0 = node semantics)',
+    '  --als           run every scenario with an AsyncLocalStorage store active',
+    '  --no-chart      do not write benchmark/results/chart.svg (runs with --only write nothing)',
+    '  --list          list the scenario ids and exit',
+    '  --help          this text',
+].join('\n');
+
+function parseArgs( argv ) {
+    var opts = { quick: false, rounds: undefined, only: undefined, node: process.execPath,
+        depth: undefined, als: false, chart: true, list: false };
+    function value( i ) {
+        if (i >= argv.length) fail(argv[i - 1] + ': missing value');
+        return argv[i];
+    }
+    for (var i = 0; i < argv.length; i++) {
+        switch (argv[i]) {
+        case '--quick': opts.quick = true; break;
+        case '--rounds': opts.rounds = positiveInt('--rounds', value(++i)); break;
+        case '--only': opts.only = new RegExp(value(++i)); break;
+        case '--node': opts.node = value(++i); break;
+        case '--depth': opts.depth = Number(value(++i)); if (isNaN(opts.depth)) fail('--depth: not a number'); break;
+        case '--als': opts.als = true; break;
+        case '--no-chart': opts.chart = false; break;
+        case '--list': opts.list = true; break;
+        case '--help': case '-h': console.log(HELP); process.exit(0); break;
+        default: fail(argv[i] + ': unknown option (see --help)');
+        }
+    }
+    if (opts.rounds === undefined) opts.rounds = opts.quick ? 1 : 3;
+    return opts;
+}
+
+function positiveInt( name, str ) {
+    var n = Number(str);
+    if (!(n >= 1 && n === Math.floor(n))) fail(name + ': expected a positive integer, got ' + str);
+    return n;
+}
+
+function fail( message ) {
+    console.error('run.js: ' + message);
+    process.exit(2);
+}
+
+// the scenario table, in family order; reading it does not run anything
+function loadScenarios( only ) {
+    var list = [];
+    FAMILIES.forEach(function(family) {
+        var file = path.join(__dirname, 'scenarios', family + '.js');
+        var table = require(file);
+        Object.keys(table).forEach(function(name) {
+            var id = family + '/' + name;
+            var def = table[name];
+            if (only && !only.test(id) && !only.test(def.label)) return;
+            list.push({ id: id, file: file, name: name, group: def.group, label: def.label,
+                unit: def.unit, better: def.better, nodeArgs: def.nodeArgs || [] });
+        });
+    });
+    return list;
+}
+
+function childArgs( scenario, mode, opts ) {
+    var args = scenario.nodeArgs.slice();
+    if (mode === 'qtimers') args.push('-r', QTIMERS);
+    args.push(scenario.file, scenario.name);
+    if (opts.quick) args.push('--quick');
+    if (opts.als) args.push('--als');
+    // maxTickDepth is a qtimers knob; native runs keep node's own semantics
+    if (mode === 'qtimers' && opts.depth !== undefined) args.push('--depth', String(opts.depth));
+    return args;
+}
+
+// run one scenario in a fresh process; returns { value, ... } or { error }
+function runChild( scenario, mode, opts ) {
+    var child = child_process.spawnSync(opts.node, childArgs(scenario, mode, opts), {
+        cwd: __dirname, encoding: 'utf8', timeout: opts.quick ? 20000 : 60000, killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+    });
+    var resultLine = (child.stdout || '').split('\n').filter(function(line) { return /^RESULT /.test(line) }).pop();
+    if (child.error && child.error.code === 'ETIMEDOUT') return { error: 'timed out' };
+    if (child.error) return { error: child.error.message };
+    if (child.status !== 0 || !resultLine) {
+        var why = child.signal ? 'killed by ' + child.signal : 'exit code ' + child.status;
+        if (!resultLine) why += ', no RESULT line';
+        // the thrown error's message if there is one, else whatever was printed last
+        var stderrLines = (child.stderr || '').trim().split('\n');
+        var message = stderrLines.filter(function(line) { return /^\w*Error\b/.test(line) })[0] || stderrLines.pop();
+        return { error: why + (message ? ': ' + message.trim() : '') };
+    }
+    return JSON.parse(resultLine.slice('RESULT '.length));
+}
+
+// spawn a quick child to see whether the library loads and installs itself
+function checkQtimers( opts ) {
+    if (!fs.existsSync(QTIMERS)) return 'not found: ' + QTIMERS;
+    var child = child_process.spawnSync(opts.node, ['-r', QTIMERS, '-p', 'typeof setImmediate.maxTickDepth'],
+        { encoding: 'utf8', timeout: 10000 });
+    if (child.status !== 0) return 'preloading ' + QTIMERS + ' fails:\n' + (child.stderr || child.error);
+    if (child.stdout.trim() !== 'number') return 'preloading ' + QTIMERS + ' did not install setImmediate.maxTickDepth';
+    return null;
+}
+
+function systemInfo( opts ) {
+    var child = child_process.spawnSync(opts.node, ['-p', 'process.version + " " + process.arch'], { encoding: 'utf8' });
+    if (child.status !== 0) fail('--node ' + opts.node + ': cannot run it (' + (child.error || child.stderr.trim()) + ')');
+    var version = child.stdout.trim();
+    var cpus = os.cpus();
+    return { node: 'node ' + version, cpu: cpus[0].model.trim(), cores: cpus.length };
+}
+
+function median( values ) {
+    if (!values.length) return undefined;
+    var sorted = values.slice().sort(function(a, b) { return a - b });
+    var mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// the qtimers advantage in one round: > 1 is better for qtimers whichever way the unit points
+function advantage( scenario, nativeValue, qtimersValue ) {
+    return scenario.better === 'lower' ? nativeValue / qtimersValue : qtimersValue / nativeValue;
+}
+
+function runAll( scenarios, modes, opts ) {
+    var results = scenarios.map(function(scenario) {
+        return { scenario: scenario, native: [], qtimers: [], ratios: [], errors: [], warnings: [], seconds: [],
+            callbackRate: { native: [], qtimers: [] } };
+    });
+    for (var round = 1; round <= opts.rounds; round++) {
+        results.forEach(function(result) {
+            var values = {};
+            modes.forEach(function(mode) {
+                var outcome = runChild(result.scenario, mode, opts);
+                if (outcome.error) result.errors.push(mode + ' round ' + round + ': ' + outcome.error);
+                else {
+                    values[mode] = outcome.value;
+                    result[mode].push(outcome.value);
+                    if (outcome.seconds) result.seconds.push(outcome.seconds);
+                    if (outcome.callbackRate !== undefined) result.callbackRate[mode].push(outcome.callbackRate);
+                    if (outcome.alsStoreLost) result.warnings.push(mode + ' round ' + round + ': AsyncLocalStorage store lost');
+                }
+            });
+            if (values.native !== undefined && values.qtimers !== undefined) {
+                result.ratios.push(advantage(result.scenario, values.native, values.qtimers));
+            }
+            printProgress(round, opts.rounds, result.scenario, values);
+        });
+    }
+    return results.map(function(result) {
+        var ratios = result.ratios;
+        return {
+            scenario: result.scenario,
+            native: median(result.native),
+            qtimers: median(result.qtimers),
+            speedup: median(ratios),
+            speedupMin: ratios.length ? Math.min.apply(null, ratios) : undefined,
+            speedupMax: ratios.length ? Math.max.apply(null, ratios) : undefined,
+            seconds: median(result.seconds),
+            callbackRate: { native: median(result.callbackRate.native), qtimers: median(result.callbackRate.qtimers) },
+            errors: result.errors,
+            warnings: result.warnings,
+        };
+    });
+}
+
+function printProgress( round, rounds, scenario, values ) {
+    function show( mode ) {
+        return values[mode] === undefined ? '-' : chart.formatValue(values[mode], scenario.unit);
+    }
+    var ratio = values.native !== undefined && values.qtimers !== undefined
+        ? 'x' + advantage(scenario, values.native, values.qtimers).toFixed(2) : '';
+    console.log(qprintf.sprintf('  [%d/%d] %-28s native %-9s qtimers %-9s %s',
+        round, rounds, scenario.id, show('native'), show('qtimers'), ratio));
+}
+
+function formatCell( value, unit ) {
+    return value === undefined ? 'n/a' : chart.formatValue(value, unit);
+}
+
+function formatSpeedup( row ) {
+    if (row.speedup === undefined) return 'n/a';
+    var text = row.speedup.toFixed(2) + 'x';
+    if (row.speedupMax > row.speedupMin) text += ' (' + row.speedupMin.toFixed(2) + '-' + row.speedupMax.toFixed(2) + ')';
+    return text;
+}
+
+// lower-is-better rows are marked with the footnote's asterisk (escaped for markdown)
+function rowLabel( row, marker ) {
+    return row.scenario.label + (row.scenario.better === 'lower' ? ' ' + (marker || '*') : '');
+}
+
+// scaling should be flat: compare the rate at the most pending timers to the rate at the fewest
+function scalingNote( rows ) {
+    var scaling = rows.filter(function(row) { return row.scenario.group === 'Scaling' });
+    if (scaling.length < 2) return null;
+    var first = scaling[0], last = scaling[scaling.length - 1];
+    function flatness( mode ) {
+        return first[mode] && last[mode] ? (last[mode] / first[mode]).toFixed(2) : 'n/a';
+    }
+    return 'Scaling: rate in the last Scaling row / rate in the first (most / fewest timers pending): native ' +
+        flatness('native') + ', qtimers ' + flatness('qtimers') + ' (1.00 = flat).';
+}
+
+function nsPerCallback( cpuPercent, callbacksPerSecond ) {
+    return (cpuPercent / 100 / callbacksPerSecond * 1e9).toFixed(0) + ' ns';
+}
+
+function notes( rows ) {
+    var list = [
+        'speedup = qtimers / native, median of the per-round ratios (range over rounds in parentheses); > 1 means qtimers is better.',
+        '* lower is better (CPU %, bytes): there speedup = native / qtimers, so > 1 still means qtimers is better.',
+    ];
+    var timed = rows.filter(function(row) { return row.seconds });
+    if (timed.length) {
+        list.push('Fixed-window rows (Cpu, setInterval) are measured over ' + median(timed.map(function(row) {
+            return row.seconds })).toFixed(1) + ' s of wall time each; calls/cpu-s rates are per second of process CPU (user + system).');
+    }
+    rows.forEach(function(row) {
+        // CPU % only compares like with like if both modes ran about as many callbacks
+        var rates = row.callbackRate;
+        if (rates.native && rates.qtimers && Math.abs(rates.qtimers / rates.native - 1) > 0.1) {
+            var note = 'NOTE: ' + row.scenario.label + ': native ran ' + chart.formatValue(rates.native) +
+                ' callbacks/s, qtimers ' + chart.formatValue(rates.qtimers);
+            if (row.scenario.unit === 'CPU %') {
+                note += '; CPU per callback: native ' + nsPerCallback(row.native, rates.native) +
+                    ', qtimers ' + nsPerCallback(row.qtimers, rates.qtimers);
+            }
+            list.push(note + '.');
+        }
+    });
+    var scaling = scalingNote(rows);
+    if (scaling) list.push(scaling);
+    return list;
+}
+
+function describeRun( info, opts ) {
+    return info.node + ', ' + describeMachine(info, opts);
+}
+
+function describeMachine( info, opts ) {
+    return info.cpu + ' (' + info.cores + ' cores), ' + opts.rounds + ' round' +
+        (opts.rounds > 1 ? 's' : '') + (opts.quick ? ', --quick' : '') + (opts.als ? ', --als' : '') +
+        (opts.depth !== undefined ? ', maxTickDepth ' + opts.depth : '');
+}
+
+function printTable( rows, info, opts ) {
+    console.log('\n' + describeRun(info, opts) + '\n');
+    var format = '%-62s %-12s %10s %10s  %s';
+    console.log(qprintf.sprintf(format, 'scenario', 'unit', 'native', 'qtimers', 'speedup'));
+    var group;
+    rows.forEach(function(row) {
+        if (row.scenario.group !== group) console.log((group = row.scenario.group) + ':');
+        console.log(qprintf.sprintf(format, '  ' + rowLabel(row), row.scenario.unit,
+            formatCell(row.native, row.scenario.unit), formatCell(row.qtimers, row.scenario.unit), formatSpeedup(row)));
+    });
+    console.log('');
+    notes(rows).forEach(function(note) { console.log(note) });
+}
+
+function markdownTable( rows, info, opts ) {
+    var lines = [
+        '**qtimers vs native timers**: ' + describeRun(info, opts) + ', ' + new Date().toISOString().slice(0, 10),
+        '',
+        '| group | scenario | unit | native | qtimers | speedup |',
+        '|---|---|---|--:|--:|--:|',
+    ];
+    rows.forEach(function(row) {
+        lines.push('| ' + [row.scenario.group, rowLabel(row, '\\*'), row.scenario.unit, formatCell(row.native, row.scenario.unit),
+            formatCell(row.qtimers, row.scenario.unit), formatSpeedup(row)].join(' | ') + ' |');
+    });
+    lines.push('');
+    notes(rows).forEach(function(note) { lines.push(note.replace(/^\*/, '\\*') + '  ') });
+    return lines.join('\n') + '\n';
+}
+
+function main( ) {
+    var opts = parseArgs(process.argv.slice(2));
+    var scenarios = loadScenarios(opts.only);
+    if (opts.list) {
+        scenarios.forEach(function(s) { console.log(qprintf.sprintf('%-28s %s: %s', s.id, s.group, s.label)) });
+        return;
+    }
+    if (!scenarios.length) fail('no scenario matches --only ' + opts.only);
+
+    var info = systemInfo(opts);
+    var modes = ['native', 'qtimers'];
+    var qtimersProblem = checkQtimers(opts);
+    if (qtimersProblem) {
+        console.log('WARNING: qtimers ' + qtimersProblem + '\nWARNING: measuring native timers only');
+        modes = ['native'];
+    }
+    console.log('%s: %d scenarios x %d modes x %d rounds', describeRun(info, opts), scenarios.length, modes.length, opts.rounds);
+
+    var started = Date.now();
+    var rows = runAll(scenarios, modes, opts);
+    printTable(rows, info, opts);
+
+    // The files are what the README shows: only a run of every scenario replaces them.
+    var written = [];
+    if (opts.only) {
+        console.log('--only: results/ left as it was');
+    } else {
+        fs.mkdirSync(RESULTS_DIR, { recursive: true });
+        fs.writeFileSync(path.join(RESULTS_DIR, 'table.md'), markdownTable(rows, info, opts));
+        written.push('results/table.md');
+    }
+    if (opts.chart && !opts.only) {
+        fs.writeFileSync(path.join(RESULTS_DIR, 'chart.svg'), chart.render(rows, {
+            title: 'qtimers vs native timers, ' + info.node,
+            subtitle: describeMachine(info, opts),
+        }));
+        written.push('results/chart.svg');
+    }
+    if (written.length) console.log('wrote %s in benchmark/', written.join(', '));
+    console.log('total %s s', ((Date.now() - started) / 1000).toFixed(1));
+
+    var failed = rows.filter(function(row) { return row.errors.length || row.warnings.length });
+    if (failed.length) {
+        console.log('\nPROBLEMS:');
+        failed.forEach(function(row) {
+            row.errors.concat(row.warnings).forEach(function(error) { console.log('  %s %s', row.scenario.id, error) });
+        });
+        process.exitCode = 1;
+    }
+}
+
+main();
