@@ -59,9 +59,9 @@ const clock = {
 
   invalidate: invalidate,
 
-  /* the scheduling time as epoch milliseconds, see currentTimestamp() */
+  /* the time now as epoch milliseconds, which becomes the batch's timestamp */
   epochNow: function epochNow() {
-    return clock.now() + epochOffset;
+    return clock.refresh() + epochOffset;
   },
 };
 

@@ -7,8 +7,8 @@
  * timeout costs one object of six fields, under half of what a native one costs, because
  * everything a timer rarely needs lives elsewhere: arguments and an async context in a subclass
  * used only when present, state in one small-integer bit field, the numeric id in the scheduler.
- * `_repeat` and `_destroyed` are accessors over those bits; the `_destroyed` setter turns Node's
- * own clearTimeout/clearImmediate, when handed one of our handles, into a proper cancel.  Methods
+ * `_repeat` and `_destroyed` are accessors over those bits, through which Node's own
+ * clearTimeout/clearImmediate, when handed one of our handles, cancel it properly.  Methods
  * tolerate a foreign `this` (Node's tests call unref with one) by doing nothing.
  * It must never schedule, run or count anything itself: all of that is the scheduler's.
  */
@@ -126,12 +126,18 @@ class Immediate {
     this._asyncContext = asyncContext;
   }
 
+  // Node's own clearImmediate (a reference taken before install, or the timers module after a
+  // globals-only install), handed one of ours, reads _destroyed and, if it is false, decrements
+  // its count of pending native immediates, which then stalls Node's immediates.  So reading
+  // _destroyed of a pending qtimers Immediate cancels it and answers true: Node's clearImmediate
+  // then cancels ours and leaves its own count alone.  Node documents no _destroyed; qtimers
+  // itself never reads it.
   get _destroyed() {
-    return (this._flags & DESTROYED) !== 0;
+    if (!(this._flags & DESTROYED)) scheduler.cancelImmediate(this);
+    return true;
   }
 
   set _destroyed(value) {
-    // Node's clearImmediate marks the handle destroyed before anything else: cancel it for real
     if (value && !(this._flags & DESTROYED)) scheduler.cancelImmediate(this);
   }
 

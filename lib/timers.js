@@ -164,7 +164,11 @@ function clearImmediate(imm) {
   else if (imm instanceof NativeImmediate) nativeClearImmediate(imm);
 }
 
-/* the scheduling timestamp, as epoch milliseconds: what setTimeout stamps timers with now */
+/*
+ * the scheduling timestamp, as epoch milliseconds: what setTimeout stamps timers with now.  It
+ * reads the clock (and so brings the batch's timestamp up to date): a program that asks for the
+ * time should get the time, even deep into a long callback.
+ */
 function currentTimestamp() {
   return clock.epochNow();
 }

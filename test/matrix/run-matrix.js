@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * run-matrix -- run the test suite (`qnit test`) under several Node majors.
+ * run-matrix -- run the test suite (package.json's "test" script) under several Node majors.
  *
  *   node test/matrix/run-matrix.js [--only 22,24] [--project DIR] [--update] [--list] [--help]
  *
@@ -9,10 +9,10 @@
  * Each major is downloaded once into $QTIMERS_NODE_CACHE/<major>/ (default
  * ~/.cache/qtimers-node/<major>/) and reused afterwards without any network.
  *
- * NOTE: qnit loads every *.js file under test/ recursively (its --no-recurse and
- * qnit.conf cannot exclude a file), so `npm test` require()s this file too.
- * It must therefore do nothing when required: everything runs from main(),
- * guarded by `require.main === module`, and it exports no tests.
+ * NOTE: `qnit test` would load every *.js file under test/ recursively (its --no-recurse
+ * and qnit.conf cannot exclude a file); `npm test` names test/test-*.js instead, but this
+ * file still does nothing when required: everything runs from main(), guarded by
+ * `require.main === module`, and it exports no tests.
  */
 
 'use strict';
@@ -29,7 +29,7 @@ var DEFAULT_TIMEOUT_SEC = 900;
 var USAGE = [
     'usage: node test/matrix/run-matrix.js [options]',
     '',
-    'Runs `qnit test` in the project root under each Node major, using official',
+    'Runs the package\'s test script in the project root under each Node major, using official',
     'Node binaries from the npm registry (' + PACKAGE + '), cached between runs.',
     '',
     'options:',
@@ -173,11 +173,14 @@ function runSuite( major, opts, done ) {
     var nodeBin = path.join(binDir, 'node');
     // tests that spawn `node` (or npm's $NODE) get this node too, not the one running the matrix;
     // those that spawn process.execPath already do
-    var env = Object.assign({}, process.env, { PATH: binDir + path.delimiter + process.env.PATH });
+    // and the suite is the package's own test script, run as npm would (its .bin on the PATH)
+    var env = Object.assign({}, process.env, {
+        PATH: [binDir, path.join(opts.project, 'node_modules', '.bin'), process.env.PATH].join(path.delimiter),
+    });
     if (env.NODE) env.NODE = nodeBin;
     if (env.npm_node_execpath) env.npm_node_execpath = nodeBin;
 
-    var child = child_process.spawn(nodeBin, ['node_modules/qnit/bin/qnit', 'test'],
+    var child = child_process.spawn('/bin/sh', ['-c', testCommand(opts.project)],
         // detached: the suite gets its own process group, so that on timeout or ^C we can kill
         // it along with any processes its tests spawned (which would also hold our pipes open)
         { cwd: opts.project, env: env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -206,6 +209,13 @@ function runSuite( major, opts, done ) {
         if (timedOut) callback('timed out after ' + opts.timeout + 's');
         else callback(code === 0 ? null : signal ? 'killed by ' + signal : 'exit code ' + code);
     });
+}
+
+/* the "test" script of the project's package.json: exactly what `npm test` runs */
+function testCommand( project ) {
+    var pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+    if (!pkg.scripts || !pkg.scripts.test) throw new Error(project + '/package.json has no test script');
+    return pkg.scripts.test;
 }
 
 function pad( s, n ) { s = String(s); while (s.length < n) s += ' '; return s }
@@ -245,7 +255,7 @@ function main( ) {
             result.seconds = (Date.now() - start) / 1000;
             return next(i + 1);
         }
-        console.log('[node' + major + '] running `qnit test` with node ' + result.version);
+        console.log('[node' + major + '] running `' + testCommand(opts.project) + '` with node ' + result.version);
         start = Date.now();
         runSuite(major, opts, function(err) {
             result.error = err;
