@@ -1,11 +1,12 @@
 /*
  * clock: the one scheduling timestamp that every qtimers operation shares.
  *
- * Owns reading the monotonic clock and caching the reading for the length of one batch: one
- * callback run by qtimers, or one synchronous section of other code (main script, I/O callback,
- * promise job).  A clock read costs ~40 ns, more than the rest of a setTimeout, so the cache is
- * what makes a burst of timers cheap; bounding it to a batch is what keeps timers honest: a timer
- * is stamped with a time read within the same synchronous section that created it.  Times are
+ * Owns reading the monotonic clock and caching the reading for the length of one batch: up to
+ * 16 callbacks run back to back by a qtimers drain (the scheduler says when a batch ends), or
+ * one synchronous section of other code (main script, I/O callback, promise job), which a
+ * microtask ends.  A clock read costs more than the rest of a setTimeout, so the cache is what
+ * makes a burst of timers cheap; bounding it is what keeps timers honest: a timer is stamped
+ * with a time read no earlier than the start of the batch that created it.  Times are
  * whole milliseconds of libuv's own clock, so the native driver timer never wakes up a fraction
  * of a millisecond before the timer it was armed for.
  * It must never read the wall clock for scheduling (Date.now jumps), and never reference the
