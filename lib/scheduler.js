@@ -31,6 +31,7 @@ const proc = process;
 const tickCallback = typeof proc._tickCallback === 'function' ? proc._tickCallback : function noTicks() {};
 const queueMicrotask_ = globalThis.queueMicrotask;
 const ReflectApply = Reflect.apply;
+const NO_ARGS = Object.freeze([]);
 
 // Handle state bits (handle._flags).
 const REFED = 1;        // keeps the process alive while pending
@@ -245,17 +246,21 @@ function runImmediates() {
     draining = false;
     clock.valid = false;
     if (immediates.length > 0 && immediateDriver === null) scheduleImmediateDriver();
-    if (unsettled) settle();
-    clock.inBatch = false;
-    clock.valid = false;
+    endDrain();
   }
 }
 
 function runImmediateWithExtras(imm, f) {
-  if (f & CONTEXT) context.callIn(imm._asyncContext, imm._onImmediate, imm, imm._argv);
-  else if (contextState.mode !== 0) context.callWithoutContext(imm._onImmediate, imm, imm._argv);
-  else ReflectApply(imm._onImmediate, imm, imm._argv);
+  callWithExtras(imm, imm._onImmediate, imm._argv, f);
   finishImmediate(imm);
+}
+
+/* the slow path of both drains: a callback with arguments and/or an async context */
+function callWithExtras(handle, fn, args, f) {
+  if (f & CONTEXT) context.callIn(handle._asyncContext, fn, handle, args);
+  else if (contextState.mode !== 0) context.callWithoutContext(fn, handle, args);
+  else if (args === undefined) ReflectApply(fn, handle, NO_ARGS);
+  else ReflectApply(fn, handle, args);
 }
 
 /* release what a run (or throwing) immediate no longer needs */
@@ -439,7 +444,7 @@ function runTimeouts() {
       // As with immediates, its reference is released after its callback (by afterTimeout).
       running = head;
       runningRefed = (f & REFED) !== 0;
-      if (f & EXTRA) runTimeoutWithExtras(head, f);
+      if (f & EXTRA) callWithExtras(head, head._onTimeout, head._timerArgs, f);
       else if (contextState.mode === 0) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
       running = null;
@@ -466,17 +471,15 @@ function runTimeouts() {
       continuation = nativeImmediate(resumeTimeouts);
       if (refedTimeouts === 0) continuation.unref();
     }
-    if (unsettled) settle();
-    clock.inBatch = false;
-    clock.valid = false;
+    endDrain();
   }
 }
 
-function runTimeoutWithExtras(timer, f) {
-  if (f & CONTEXT) context.callIn(timer._asyncContext, timer._onTimeout, timer, timer._timerArgs);
-  else if (contextState.mode !== 0) context.callWithoutContext(timer._onTimeout, timer, timer._timerArgs);
-  else if (timer._timerArgs === undefined) timer._onTimeout();
-  else ReflectApply(timer._onTimeout, timer, timer._timerArgs);
+/* the end of either drain: settle while the clock is still ours, then hand it back */
+function endDrain() {
+  if (unsettled) settle();
+  clock.inBatch = false;
+  clock.valid = false;
 }
 
 function resumeTimeouts() {

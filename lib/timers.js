@@ -65,28 +65,20 @@ function warn(what, type) {
 
 function setTimeout(callback, after, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
-  after = delayOf(after);
   const n = arguments.length;
-  let timer;
-  if (n <= 2 && contextState.mode === 0) {
-    timer = new Timeout(callback, after, REFED);
-  } else {
-    timer = withExtras(callback, after, REFED, n, arguments, arg1, arg2, arg3);
-  }
+  const timer = n <= 2 && contextState.mode === 0
+    ? new Timeout(callback, delayOf(after), REFED)
+    : withExtras(callback, delayOf(after), REFED, n, arguments, arg1, arg2, arg3);
   scheduler.addTimeout(timer);
   return timer;
 }
 
 function setInterval(callback, repeat, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
-  repeat = delayOf(repeat);
   const n = arguments.length;
-  let timer;
-  if (n <= 2 && contextState.mode === 0) {
-    timer = new Timeout(callback, repeat, REFED | REPEAT);
-  } else {
-    timer = withExtras(callback, repeat, REFED | REPEAT, n, arguments, arg1, arg2, arg3);
-  }
+  const timer = n <= 2 && contextState.mode === 0
+    ? new Timeout(callback, delayOf(repeat), REFED | REPEAT)
+    : withExtras(callback, delayOf(repeat), REFED | REPEAT, n, arguments, arg1, arg2, arg3);
   scheduler.addTimeout(timer);
   return timer;
 }
