@@ -494,8 +494,10 @@ function wantFirst() {
     if (list === undefined) return;
     const head = list._idleNext;
     if (head !== list && head._idleStart === list.start) {
-      wantedExpiry = list.expiry;
-      unsettled = true;
+      if (list.expiry < armedExpiry) {     // usually armed already, by a callback's setTimeout
+        wantedExpiry = list.expiry;
+        unsettled = true;
+      }
       return;
     }
     store.rekeyTop();
