@@ -145,18 +145,22 @@ function cancelImmediate(imm) {
   imm._onImmediate = null;
   imm._argv = undefined;
   if (f & CONTEXT) releaseContext(imm);
-  // cancelled right after it was made (the set/clear pattern): take the slot back, unless the
-  // running drain counted it as pre-queued
-  if (immediates.last() === imm && immediates.length > preQueued) immediates.pop();
+  // Cancelled right after it was made (the set/clear pattern): take the slot back, and those of
+  // cancelled entries it was hiding (set A, set B, clear A, clear B), so a synchronous loop of
+  // such pairs holds no memory; but never an entry the running drain counted as pre-queued.
+  if (immediates.last() === imm && immediates.length > preQueued) {
+    do immediates.pop();
+    while (immediates.length > preQueued && (immediates.last() || NOT_CANCELLED)._flags & DESTROYED);
+  }
 }
+
+const NOT_CANCELLED = { _flags: 0 };
 
 function refImmediate(imm) {
   const f = imm._flags;
-  if (f & REFED) return;
+  if (f & (REFED | DESTROYED)) return;     // as Node: an immediate that ran or was cleared stays unref'd
   imm._flags = f | REFED;
-  if (!(f & DESTROYED)) {
-    if (refedImmediates++ === 0) needsSettling();
-  }
+  if (refedImmediates++ === 0) needsSettling();
 }
 
 function unrefImmediate(imm) {
@@ -353,7 +357,7 @@ function cancelTimeout(timer) {
       if (--refedTimeouts === 0) needsSettling();
     }
   }
-  timer._flags = (f | DESTROYED | CLEARED) & ~REFED;
+  timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
   timer._onTimeout = null;
   if (f & EXTRA) {
     timer._timerArgs = undefined;
@@ -376,9 +380,11 @@ function refreshTimeout(timer) {
   if (f & DESTROYED) {
     // fired: refresh() revives it (documented Node behaviour); it needs a context again
     timer._flags = f & ~DESTROYED;
-    if (contextState.mode !== 0 && (f & EXTRA)) {
+    if (contextState.mode !== 0) {
+      // the context current now, as Node gives a revived timer; a timer made before contexts
+      // were tracked gets the field as its own (a rare second shape, only on this path)
       timer._asyncContext = context.capture('Timeout');
-      timer._flags |= CONTEXT;
+      timer._flags |= CONTEXT | EXTRA;
     }
   }
   addTimeout(timer);
@@ -411,6 +417,7 @@ function runTimeouts() {
   draining = true;
   let running = null;           // as in runImmediates: cleaned up by the finally if it threw
   let runningRefed = false;
+  let repeatStart = 0;          // the start of a running interval's callback
   let clockBatch = CALLBACKS_PER_TIMESTAMP;
   let ticksOwed = false;        // as in runImmediates: drained before the next callback only
   let completed = false;
@@ -444,11 +451,14 @@ function runTimeouts() {
       // As with immediates, its reference is released after its callback (by afterTimeout).
       running = head;
       runningRefed = (f & REFED) !== 0;
+      // as Node: an interval's next period counts from the start of its callback (also for a
+      // timeout whose callback makes it an interval by setting _repeat)
+      repeatStart = (f & REPEAT) && (settings.exactStart || !clock.valid) ? clock.refresh() : clock.cached;
       if (f & EXTRA) callWithExtras(head, head._onTimeout, head._timerArgs, f);
       else if (contextState.mode === 0) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
       running = null;
-      afterTimeout(head, runningRefed);
+      afterTimeout(head, runningRefed, repeatStart);
       if (--clockBatch === 0) {
         clockBatch = CALLBACKS_PER_TIMESTAMP;
         clock.valid = false;
@@ -459,7 +469,7 @@ function runTimeouts() {
   } finally {
     if (running !== null) {
       clock.valid = false;
-      afterTimeout(running, runningRefed);
+      afterTimeout(running, runningRefed, repeatStart);
     }
     draining = false;
     clock.valid = false;
@@ -504,17 +514,17 @@ function wantFirst() {
   }
 }
 
-/* a timeout's callback has returned (or thrown); `refed`: its reference is still counted */
-function afterTimeout(timer, refed) {
+/*
+ * a timeout's callback has returned (or thrown); `refed`: its reference is still counted;
+ * `start`: when the callback started, from which an interval's next period counts
+ */
+function afterTimeout(timer, refed, start) {
   const f = timer._flags;
   // refresh()ed from its own callback (pending again), cleared there, or done: re-add an
   // interval first, so that its reference never leaves the count
   if (timer._idlePrev === null && !(f & CLEARED)) {
     if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
-      // The next period counts from the callback's batch timestamp (the last clock reading,
-      // taken at or after the callback began); with exactStart, from its end as in Node.  A
-      // clock read per interval would cost more than the rest of re-arming it.
-      addTimeoutAt(timer, settings.exactStart ? clock.refresh() : clock.cached);
+      addTimeoutAt(timer, start);
     } else {
       timer._flags = f | DESTROYED;
       if (f & CONTEXT) releaseContext(timer);

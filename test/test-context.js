@@ -81,6 +81,20 @@ module.exports = {
     t.done();
   },
 
+  'a fired timeout revived by refresh() gets the store current at the refresh': function(t) {
+    both(t, `
+      let n = 0, seen;
+      const tm = setTimeout(() => {
+        if (++n === 2) { seen = als.getStore(); return; }
+        setImmediate(() => als.run('B', () => tm.refresh()));
+      }, 1);
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      process.on('exit', () => console.log(JSON.stringify(seen)));
+    `);
+    t.done();
+  },
+
   'AsyncLocalStorage first used after timers were already scheduled': function(t) {
     both(t, `
       const log = [];

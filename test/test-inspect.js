@@ -29,7 +29,7 @@ module.exports = {
   'a cleared timeout says so and no longer holds its callback': function(t) {
     const timer = qt.setTimeout(() => {}, 1000, 'argument');
     qt.clearTimeout(timer);
-    t.equal(show(timer), "Timeout { delay: 1000, repeat: false, ref: false, state: 'cleared', callback: null }");
+    t.equal(show(timer), "Timeout { delay: 1000, repeat: false, ref: true, state: 'cleared', callback: null }");
     t.done();
   },
 
@@ -43,7 +43,7 @@ module.exports = {
         return;
       }
       qt.clearInterval(interval);
-      t.equal(show(interval), "Interval { delay: 1, repeat: true, ref: false, state: 'cleared', callback: null }");
+      t.equal(show(interval), "Interval { delay: 1, repeat: true, ref: true, state: 'cleared', callback: null }");
       t.done();
     }, 1);
     t.equal(show(interval), "Interval { delay: 1, repeat: true, ref: true, state: 'pending', callback: [Function: tick] }");

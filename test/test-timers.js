@@ -198,6 +198,33 @@ module.exports = {
     },
   },
 
+  'hasRef after clearing or running, as Node': function(t) {
+    const h = qt.setTimeout(() => {}, 1000);
+    qt.clearTimeout(h);
+    t.strictEqual(h.hasRef(), true, 'a cleared timeout keeps its ref flag');
+    const i = qt.setImmediate(() => {});
+    qt.clearImmediate(i);
+    i.ref();
+    t.strictEqual(i.hasRef(), false, 'ref() on a cleared immediate does nothing');
+    qt.setImmediate(function() {
+      this.ref();
+      t.strictEqual(this.hasRef(), false, 'ref() on a running immediate does nothing');
+      t.done();
+    });
+  },
+
+  'clearing immediates older-first in a synchronous loop holds no queue space': function(t) {
+    const before = require('../lib/scheduler').stats().immediates;
+    for (let k = 0; k < 5000; k++) {
+      const a = qt.setImmediate(() => t.fail('ran'));
+      const b = qt.setImmediate(() => t.fail('ran'));
+      qt.clearImmediate(a);
+      qt.clearImmediate(b);
+    }
+    t.equal(require('../lib/scheduler').stats().immediates, before);
+    qt.setImmediate(() => t.done());
+  },
+
   'ref, unref, hasRef': {
     'chain, report their state, and tolerate a foreign this': function(t) {
       const h = qt.setTimeout(() => {}, 1);
