@@ -15,26 +15,14 @@
 
 const assert = require('assert');
 const path = require('path');
-const childProcess = require('child_process');
+const child = require('./helpers/child');
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'faults');
 
 function runFixture(file, args, timeoutMs, done) {
-  const child = childProcess.spawn(process.execPath, [path.join(FIXTURES, file)].concat(args), { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  let timedOut = false;
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { err += d; });
-  const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-  child.on('close', (code, signal) => {
-    clearTimeout(timer);
-    let json = null;
-    const lines = out.trim().split('\n');
-    try { json = JSON.parse(lines[lines.length - 1]); } catch (e) { /* reported below */ }
-    done({ code, signal, timedOut, json, out, err });
+  child.spawn(process.execPath, [path.join(FIXTURES, file)].concat(args), timeoutMs, (r) => {
+    r.json = child.lastJson(r.out);
+    done(r);
   });
 }
 
@@ -84,23 +72,13 @@ function throwTest(kind, store) {
 
 module.exports = {
   before: function (done) {
-    const names = Object.keys(RUNS);
-    let next = 0;
-    let running = 0;
-    const launch = () => {
-      if (next >= names.length && running === 0) return done();
-      while (running < 2 && next < names.length) {
-        const name = names[next++];
-        const [file, args, timeout] = RUNS[name];
-        running += 1;
-        runFixture(file, args, timeout, (r) => {
-          results[name] = r;
-          running -= 1;
-          launch();
-        });
-      }
-    };
-    launch();
+    child.twoAtATime(Object.keys(RUNS), (name, finished) => {
+      const [file, args, timeout] = RUNS[name];
+      runFixture(file, args, timeout, (r) => {
+        results[name] = r;
+        finished();
+      });
+    }, done);
   },
 
   '100k immediates, 10% throwing: the others run exactly once, every throw reported once': throwTest('immediate'),

@@ -15,26 +15,16 @@
 'use strict';
 
 const path = require('path');
-const childProcess = require('child_process');
+const child = require('./helpers/child');
 
 const BOUNDS = path.join(__dirname, 'memory', 'bounds.js');
 
 function bounds(args, done) {
-  const child = childProcess.spawn(process.execPath, ['--expose-gc', BOUNDS, '--small', '--json'].concat(args), { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { err += d; });
-  child.on('close', (code) => {
-    if (code !== 0) return done(new Error(`bounds.js ${args.join(' ')} exited with ${code}: ${err}`));
-    const lines = out.trim().split('\n');
-    try {
-      done(null, JSON.parse(lines[lines.length - 1]));
-    } catch (e) {
-      done(new Error(`bounds.js ${args.join(' ')}: no figures: ${out} ${err}`));
-    }
+  child.spawn(process.execPath, ['--expose-gc', BOUNDS, '--small', '--json'].concat(args), 10 * 60 * 1000, (r) => {
+    if (r.code !== 0) return done(new Error(`bounds.js ${args.join(' ')} exited with ${r.code}: ${r.err}`));
+    const figures = child.lastJson(r.out);
+    if (figures === null) return done(new Error(`bounds.js ${args.join(' ')}: no figures: ${r.out} ${r.err}`));
+    done(null, figures);
   });
 }
 
@@ -52,23 +42,13 @@ const MB = (b) => (b / 1048576).toFixed(1) + ' MB';
 
 module.exports = {
   before: function (done) {
-    // two at a time: the machine has two cores, and heap figures do not depend on timing
-    const names = Object.keys(RUNS);
-    let next = 0;
-    let running = 0;
-    const launch = () => {
-      if (next >= names.length && running === 0) return done();
-      while (running < 2 && next < names.length) {
-        const name = names[next++];
-        running += 1;
-        bounds(RUNS[name], (err, r) => {
-          results[name] = err || r;
-          running -= 1;
-          launch();
-        });
-      }
-    };
-    launch();
+    // heap figures do not depend on timing, so two may run at once
+    child.twoAtATime(Object.keys(RUNS), (name, finished) => {
+      bounds(RUNS[name], (err, r) => {
+        results[name] = err || r;
+        finished();
+      });
+    }, done);
   },
 
   'set/clear cycles keep the heap within 2x of the live set': function (t) {

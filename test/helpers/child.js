@@ -3,7 +3,8 @@
 // qtimers preloaded or not, and returns its exit status and output.  Behaviour that involves
 // process exit (unref, uncaught exceptions) can only be observed this way.
 
-const { spawnSync } = require('child_process');
+const childProcess = require('child_process');
+const { spawnSync } = childProcess;
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -40,4 +41,55 @@ function runJson(source, options) {
   return res;
 }
 
-module.exports = { run, runJson, ROOT, PRELOAD };
+/*
+ * spawn(node, argv, timeoutMs, done): the asynchronous run(), for long children that several
+ * tests share; done({ code, signal, timedOut, out, err }).  A child still running after
+ * timeoutMs is killed.
+ */
+function spawn(node, argv, timeoutMs, done) {
+  const child = childProcess.spawn(node, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let timedOut = false;
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
+  child.on('close', (code, signal) => {
+    clearTimeout(timer);
+    done({ code, signal, timedOut, out, err });
+  });
+}
+
+/* the last line of a child's output, parsed as JSON, or null */
+function lastJson(out) {
+  const lines = out.trim().split('\n');
+  try {
+    return JSON.parse(lines[lines.length - 1]);
+  } catch (e) {
+    return null;
+  }
+}
+
+/*
+ * Call start(name, finished) for each name, two at a time (the machine has two cores), and
+ * done() when every one has called finished().
+ */
+function twoAtATime(names, start, done) {
+  let next = 0;
+  let running = 0;
+  const launch = () => {
+    if (next >= names.length && running === 0) return done();
+    while (running < 2 && next < names.length) {
+      running += 1;
+      start(names[next++], () => {
+        running -= 1;
+        launch();
+      });
+    }
+  };
+  launch();
+}
+
+module.exports = { run, runJson, spawn, lastJson, twoAtATime, ROOT, PRELOAD };

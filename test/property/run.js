@@ -32,7 +32,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const childProcess = require('child_process');
+const child = require('../helpers/child');
 const { check, exitViolations } = require('./check');
 const { Model } = require('./model');
 
@@ -56,24 +56,14 @@ function spawnChild(nodeBin, childOptions, timeoutMs, done) {
   }
   const outFile = path.join(tmpDir, 'out-' + ++outFiles);
   childOptions = Object.assign({}, childOptions, { out: outFile });
-  const child = childProcess.spawn(nodeBin, [CHILD, JSON.stringify(childOptions)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  let timedOut = false;
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { err += d; });
-  const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
-  child.on('close', (code, signal) => {
-    clearTimeout(timer);
+  child.spawn(nodeBin, [CHILD, JSON.stringify(childOptions)], timeoutMs, (r) => {
     try {
-      out += fs.readFileSync(outFile, 'utf8');
+      r.out += fs.readFileSync(outFile, 'utf8');
       fs.unlinkSync(outFile);
     } catch (e) {
-      err += '\n(no output file: ' + e.message + ')';
+      r.err += '\n(no output file: ' + e.message + ')';
     }
-    done({ out, err, code, signal, timedOut });
+    done(r);
   });
 }
 
