@@ -118,14 +118,47 @@ class StoreSnapshot {
   }
 }
 
+// The snapshot made last, reused while the stores are the same: a request's code usually
+// schedules several timers in one go, and a loop of setTimeouts in one store then makes one
+// snapshot, not one per timer.  It is forgotten in a microtask, so a store is never kept
+// alive by the cache past the synchronous section that made it.
+let lastSnapshot = null;
+let forgetQueued = false;
+const queueMicrotask_ = globalThis.queueMicrotask;
+
+function forgetSnapshot() {
+  forgetQueued = false;
+  lastSnapshot = null;
+}
+
+function remember(snapshot) {
+  lastSnapshot = snapshot;
+  if (!forgetQueued) {
+    forgetQueued = true;
+    queueMicrotask_(forgetSnapshot);
+  }
+  return snapshot;
+}
+
 /* the context to carry for a callback scheduled now (state.mode is not NONE) */
 function capture(type) {
   if (state.mode === RESOURCES) return new AsyncResource(type, { requireManualDestroy: true });
   const n = storages.length;
-  if (n === 1) return new StoreSnapshot(1, storages[0].getStore());
+  const last = lastSnapshot;
+  if (n === 1) {
+    const value = storages[0].getStore();
+    if (last !== null && last.count === 1 && last.value === value) return last;
+    return remember(new StoreSnapshot(1, value));
+  }
   const values = new Array(n);
   for (let i = 0; i < n; i++) values[i] = storages[i].getStore();
-  return new StoreSnapshot(n, values);
+  if (last !== null && last.count === n && sameValues(last.value, values)) return last;
+  return remember(new StoreSnapshot(n, values));
+}
+
+function sameValues(a, b) {
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /* call fn with `thisArg` and `args` (an array or undefined) inside a captured context */

@@ -75,7 +75,7 @@ module.exports = {
     t.done();
   },
 
-  'a cleared timer\'s callback and arguments are unreachable at once': function (t) {
+  'a cleared timer\'s callback, arguments and store are unreachable at once': function (t) {
     const r = results.unreachable;
     if (r instanceof Error) throw r;
     const cases = Object.keys(r.results).filter((k) => typeof r.results[k] === 'object');
@@ -84,6 +84,9 @@ module.exports = {
       t.ok(r.results[k].callbackCollected, k + ': callback collected');
       t.ok(r.results[k].argsCollected, k + ': arguments collected');
     }
+    const withStore = cases.filter((k) => 'storeCollected' in r.results[k]);
+    t.ok(withStore.length >= 2, 'the cases with a store check it too');
+    for (const k of withStore) t.ok(r.results[k].storeCollected, k + ': store collected');
     t.done();
   },
 
@@ -93,6 +96,7 @@ module.exports = {
     t.ok(r.retain && r.retained > 0, 'kept on purpose');
     for (const k of Object.keys(r.results).filter((x) => typeof r.results[x] === 'object')) {
       t.ok(!r.results[k].callbackCollected && !r.results[k].argsCollected, k + ': reported reachable');
+      if ('storeCollected' in r.results[k]) t.ok(!r.results[k].storeCollected, k + ': store reported reachable');
     }
     t.done();
   },

@@ -180,21 +180,26 @@ async function unreachable(opts) {
   function make(kind, withStore) {
     const arg = { big: new Array(1000).fill(kind) };
     const cb = function callback() { return arg; };
-    const refs = { cb: new WeakRef(cb), arg: new WeakRef(arg) };
+    // the store the timer was scheduled in: qtimers records it for the callback (and reuses
+    // that record for the other timers of the same section), and must let it go as well
+    const store = withStore ? { store: kind } : null;
+    const refs = { cb: new WeakRef(cb), arg: new WeakRef(arg), store: store && new WeakRef(store) };
     // --retain: behave like timers that keep what they were given (the check must notice)
-    if (opts.retain) retained.push(cb, arg);
+    if (opts.retain) retained.push(cb, arg, store);
     const schedule = () => {
       if (kind === 'immediate' || kind === 'immediate-ran') return api.setImmediate(cb, arg);
       if (kind === 'interval') return api.setInterval(cb, 60000, arg);
       return api.setTimeout(cb, 60000, arg);
     };
-    const handle = withStore ? new AsyncLocalStorage().run({ store: kind }, schedule) : schedule();
+    const handle = withStore ? new AsyncLocalStorage().run(store, schedule) : schedule();
     return { handle, refs };
   }
 
   const cases = [
     ['timeout', false], ['interval', false], ['immediate', false], ['immediate-ran', false],
     ['timeout', true], ['immediate', true],
+    // last, so that nothing scheduled after it could displace a record qtimers kept of its store
+    ['interval', true],
   ];
   const made = [];
   for (const [kind, withStore] of cases) {
@@ -218,6 +223,7 @@ async function unreachable(opts) {
   heap();
   for (const { name, m } of made) {
     results[name] = { callbackCollected: m.refs.cb.deref() === undefined, argsCollected: m.refs.arg.deref() === undefined };
+    if (m.refs.store) results[name].storeCollected = m.refs.store.deref() === undefined;
   }
   results.handlesKept = keep.length;
   return { impl: opts.impl, retain: !!opts.retain, retained: retained.length, results };
@@ -291,7 +297,8 @@ function print(name, r) {
       break;
     case 'unreachable':
       for (const [k, v] of Object.entries(r.results)) {
-        if (typeof v === 'object') console.log(`unreachable (${r.impl}): cleared/ran ${k}: callback ${v.callbackCollected ? 'collected' : 'STILL REACHABLE'}, arguments ${v.argsCollected ? 'collected' : 'STILL REACHABLE'}`);
+        if (typeof v === 'object') console.log(`unreachable (${r.impl}): cleared/ran ${k}: callback ${v.callbackCollected ? 'collected' : 'STILL REACHABLE'}, arguments ${v.argsCollected ? 'collected' : 'STILL REACHABLE'}` +
+          ('storeCollected' in v ? `, store ${v.storeCollected ? 'collected' : 'STILL REACHABLE'}` : ''));
       }
       break;
     case 'pending': {
