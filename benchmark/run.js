@@ -152,8 +152,15 @@ function median( values ) {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-// the qtimers advantage in one round: > 1 is better for qtimers whichever way the unit points
-function advantage( scenario, nativeValue, qtimersValue ) {
+// the qtimers advantage in one round: > 1 is better for qtimers whichever way the unit points.
+// CPU % rows compare CPU per callback (CPU % / callbacks per second): the same as the CPU %
+// ratio while both modes keep up with their loops, and still a comparison of cost once one
+// falls behind, where a CPU % that is lower only because fewer callbacks ran (or that is
+// capped by a saturated core) would reward the slower implementation.
+function advantage( scenario, nativeValue, qtimersValue, rates ) {
+    if (scenario.unit === 'CPU %' && rates && rates.native > 0 && rates.qtimers > 0) {
+        return (nativeValue / rates.native) / (qtimersValue / rates.qtimers);
+    }
     return scenario.better === 'lower' ? nativeValue / qtimersValue : qtimersValue / nativeValue;
 }
 
@@ -164,7 +171,7 @@ function runAll( scenarios, modes, opts ) {
     });
     for (var round = 1; round <= opts.rounds; round++) {
         results.forEach(function(result) {
-            var values = {};
+            var values = {}, rates = {};
             modes.forEach(function(mode) {
                 var outcome = runChild(result.scenario, mode, opts);
                 if (outcome.error) result.errors.push(mode + ' round ' + round + ': ' + outcome.error);
@@ -172,14 +179,17 @@ function runAll( scenarios, modes, opts ) {
                     values[mode] = outcome.value;
                     result[mode].push(outcome.value);
                     if (outcome.seconds) result.seconds.push(outcome.seconds);
-                    if (outcome.callbackRate !== undefined) result.callbackRate[mode].push(outcome.callbackRate);
+                    if (outcome.callbackRate !== undefined) {
+                        rates[mode] = outcome.callbackRate;
+                        result.callbackRate[mode].push(outcome.callbackRate);
+                    }
                     if (outcome.alsStoreLost) result.warnings.push(mode + ' round ' + round + ': AsyncLocalStorage store lost');
                 }
             });
             if (values.native !== undefined && values.qtimers !== undefined) {
-                result.ratios.push(advantage(result.scenario, values.native, values.qtimers));
+                result.ratios.push(advantage(result.scenario, values.native, values.qtimers, rates));
             }
-            printProgress(round, opts.rounds, result.scenario, values);
+            printProgress(round, opts.rounds, result.scenario, values, rates);
         });
     }
     return results.map(function(result) {
@@ -199,12 +209,12 @@ function runAll( scenarios, modes, opts ) {
     });
 }
 
-function printProgress( round, rounds, scenario, values ) {
+function printProgress( round, rounds, scenario, values, rates ) {
     function show( mode ) {
         return values[mode] === undefined ? '-' : chart.formatValue(values[mode], scenario.unit);
     }
     var ratio = values.native !== undefined && values.qtimers !== undefined
-        ? 'x' + advantage(scenario, values.native, values.qtimers).toFixed(2) : '';
+        ? 'x' + advantage(scenario, values.native, values.qtimers, rates).toFixed(2) : '';
     console.log(qprintf.sprintf('  [%d/%d] %-28s native %-9s qtimers %-9s %s',
         round, rounds, scenario.id, show('native'), show('qtimers'), ratio));
 }
@@ -246,6 +256,11 @@ function notes( rows ) {
         'speedup = qtimers / native, median of the per-round ratios (range over rounds in parentheses); > 1 means qtimers is better.',
         '* lower is better (CPU %, bytes): there speedup = native / qtimers, so > 1 still means qtimers is better.',
     ];
+    if (rows.some(function(row) { return row.scenario.unit === 'CPU %' })) {
+        list.push('CPU % rows: speedup = native CPU per callback / qtimers CPU per callback (CPU % / callbacks per second), ' +
+            'which is the CPU % ratio while both keep up with their loops; where one falls behind (fewer callbacks, or a saturated core) ' +
+            'the NOTE lines give both rates. Both modes are measured after a warm-up and without V8\'s memory reducer (benchmark/scenarios/cpu.js says why).');
+    }
     var timed = rows.filter(function(row) { return row.seconds });
     if (timed.length) {
         list.push('Fixed-window rows (Cpu, setInterval) are measured over ' + median(timed.map(function(row) {
