@@ -9,9 +9,13 @@
  * their head's expiry, ties going to the earlier start (= the earlier-created timer), so the
  * heap is touched when a list gains its first timer, loses its last or has its head run, never
  * when a timer is appended to or removed from a busy list.  A key may be stale-early (its head
- * was removed); whoever reads the top re-keys it.  A list that empties leaves the heap and the
- * map at once, except the most recently used one, which stays (empty) for the next timer of
- * that delay: set/clear loops would otherwise create and destroy a list per call.
+ * was removed); whoever reads the top re-keys it.  A list that empties stays where it is, an
+ * idle list with a stale-early key, ready for the next timer of its delay: a set/clear loop then
+ * creates no list per call, and clearing the first of many delays (the common way to cancel a
+ * batch) costs no heap operation.  (Idle lists at the end of the heap array leave at once,
+ * which costs nothing.)  An idle list leaves when a drain meets it at the top, or, all
+ * idle ones at once in O(n), when they outnumber the busy ones, which bounds both their memory
+ * (never more than the busy lists, plus a few) and the amortized cost (O(1) per emptied list).
  * It must never call callbacks, read the clock or touch native timers: that is the scheduler's.
  */
 'use strict';
@@ -25,12 +29,17 @@ class TimeoutList {
     this.expiry = 0;        // heap key: head expiry when last keyed, never later than the truth
     this.start = 0;         // tie-break: head start when last keyed
     this.heapIndex = -1;    // -1 while not in the heap
+    this.idle = false;      // empty, but still in the heap and the map
   }
 
   isEmpty() {
     return this._idleNext === this;
   }
 }
+
+// Idle lists are compacted away only beyond this many: a program cycling through a few dozen
+// delays keeps all their lists for reuse.
+const MIN_IDLE_TO_COMPACT = 64;
 
 function less(a, b) {
   return a.expiry < b.expiry || (a.expiry === b.expiry && a.start < b.start);
@@ -42,7 +51,8 @@ class TimeoutStore {
     // which beats a Map by about 2x when there are many delays (Node uses the same).
     this.lists = Object.create(null);
     this.heap = [];             // the same lists, min-heap by (expiry, start)
-    this.lastList = null;       // most servers use one or two delays: skip the Map for repeats
+    this.lastList = null;       // most servers use one or two delays: skip the map for repeats
+    this.idleLists = 0;         // lists in the heap that are empty
   }
 
   /* link `timer` (whose _idleStart is already set) at the tail of the list for `msecs` */
@@ -51,9 +61,12 @@ class TimeoutStore {
     if (list === null || list.msecs !== msecs) list = this._listFor(msecs);
     const tail = list._idlePrev;
     if (tail === list) {
-      // An empty list still in the heap keeps its old key: earlier than this timer's expiry,
-      // which is allowed (stale-early) and costs nothing now.
-      if (list.heapIndex < 0) {
+      // An idle list keeps its old key: earlier than this timer's expiry, which is allowed
+      // (stale-early) and costs nothing now.
+      if (list.idle) {
+        list.idle = false;
+        this.idleLists -= 1;
+      } else {
         list.expiry = timer._idleStart + msecs;
         list.start = timer._idleStart;
         this._insert(list);
@@ -75,7 +88,26 @@ class TimeoutStore {
     timer._idlePrev = null;
     timer._idleNext = null;
     // the neighbours are the same object only when it is the list's sentinel, now alone
-    if (prev === next && prev !== this.lastList) this._drop(prev);
+    if (prev === next) {
+      prev.idle = true;
+      this.idleLists += 1;
+      if (prev !== this.lastList) this._trimIdle();
+    }
+  }
+
+  // Idle lists at the end of the heap array leave at once, which costs nothing (a batch cleared
+  // from its last timer); the rest wait to be met at the top or compacted.  The most recently
+  // used list is left alone when it is the one just emptied: it is the next timer's.
+  _trimIdle() {
+    const heap = this.heap;
+    while (heap.length > 0 && heap[heap.length - 1].idle) {
+      const list = heap.pop();
+      list.idle = false;
+      list.heapIndex = -1;
+      this._forget(list);
+      this.idleLists -= 1;
+    }
+    if (this.idleLists > MIN_IDLE_TO_COMPACT && this.idleLists * 2 > heap.length) this._compact();
   }
 
   /* restart a linked timer at `start`, moving it behind the others of its delay */
@@ -121,9 +153,37 @@ class TimeoutStore {
 
   /* an empty list leaves the heap and the map */
   _drop(list) {
+    if (list.idle) {
+      list.idle = false;
+      this.idleLists -= 1;
+    }
     if (list.heapIndex >= 0) this._removeAt(list.heapIndex);
+    this._forget(list);
+  }
+
+  _forget(list) {
     delete this.lists[list.msecs];
     if (this.lastList === list) this.lastList = null;
+  }
+
+  /* every idle list leaves; the busy ones are re-heaped in O(n) */
+  _compact() {
+    const heap = this.heap;
+    let n = 0;
+    for (let i = 0; i < heap.length; i++) {
+      const list = heap[i];
+      if (list.idle) {
+        list.idle = false;
+        list.heapIndex = -1;
+        this._forget(list);
+      } else {
+        heap[n++] = list;
+      }
+    }
+    heap.length = n;
+    this.idleLists = 0;
+    for (let i = 0; i < n; i++) heap[i].heapIndex = i;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this._siftDown(i);
   }
 
   _insert(list) {

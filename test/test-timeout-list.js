@@ -1,6 +1,7 @@
 'use strict';
 // TimeoutStore: lists ordered by their head's expiry (ties to the earlier start), O(1) unlink
-// with the list found from the neighbours, lazy re-keying, and emptied lists leaving at once.
+// with the list found from the neighbours, lazy re-keying, and emptied lists left idle for reuse
+// until a drain meets them or they outnumber the busy ones.
 
 const { TimeoutStore } = require('../lib/timeout-list');
 
@@ -61,20 +62,50 @@ module.exports = {
     t.done();
   },
 
-  'an emptied list leaves heap and map, except the one most recently used': function(t) {
+  'an emptied list stays, idle, for the next timer of its delay; a drain drops it': function(t) {
     const store = new TimeoutStore();
     const a = timer(0); store.append(a, 10);
     const b = timer(0); store.append(b, 20);
     t.equal(store.heap.length, 2);
-    store.unlink(a);                       // list 10 empties; list 20 is the recent one
-    t.equal(store.heap.length, 1);
-    t.strictEqual(store.lists[10], undefined);
-    store.unlink(b);                       // list 20 empties but stays for the next timer
-    t.equal(store.heap.length, 1);
-    t.ok(store.lists[20] !== undefined);
-    const c = timer(1); store.append(c, 20);
-    t.deepEqual(drain(store), [c]);
+    store.unlink(a);                       // list 10 empties: no heap operation
+    t.equal(store.heap.length, 2);
+    t.equal(store.idleLists, 1);
+    const list10 = store.lists[10];
+    const c = timer(5); store.append(c, 10);
+    t.strictEqual(store.lists[10], list10, 'the idle list is reused');
+    t.equal(store.idleLists, 0);
+    store.unlink(c);
+    t.deepEqual(drain(store), [b], 'the idle list yields nothing');
     t.equal(store.heap.length, 0, 'drained to nothing');
+    t.equal(store.idleLists, 0);
+    t.strictEqual(store.lists[10], undefined);
+    t.strictEqual(store.lists[20], undefined);
+    t.done();
+  },
+
+  'idle lists leave all at once when they outnumber the busy ones': function(t) {
+    const store = new TimeoutStore();
+    const timers = [];
+    for (let d = 1; d <= 1000; d++) { const tm = timer(0); store.append(tm, d); timers.push(tm); }
+    // clear the first 499: never more idle lists than busy ones, so all stay
+    for (let i = 0; i < 499; i++) store.unlink(timers[i]);
+    t.equal(store.heap.length, 1000);
+    t.equal(store.idleLists, 499);
+    store.unlink(timers[499]);             // 500 idle, 500 busy: still not more
+    t.equal(store.heap.length, 1000);
+    store.unlink(timers[500]);             // 501 idle of 1000: compacted
+    t.equal(store.heap.length, 499);
+    t.equal(store.idleLists, 0);
+    t.strictEqual(store.lists[1], undefined);
+    t.strictEqual(store.lists[501], undefined);
+    t.ok(store.lists[502] !== undefined);
+    for (let i = 0; i < store.heap.length; i++) t.equal(store.heap[i].heapIndex, i);
+    // a new timer of a compacted delay gets a fresh list, and order is intact
+    const again = timer(1); store.append(again, 1);
+    const got = drain(store);
+    t.equal(got.length, 500);
+    t.strictEqual(got[0], again);
+    for (let i = 1; i < got.length; i++) t.strictEqual(got[i], timers[500 + i]);
     t.done();
   },
 
@@ -93,17 +124,30 @@ module.exports = {
   },
 
   'random workload matches a sorted reference': function(t) {
+    randomWorkload(t, 40, 5000);
+    // many delays, most of them emptied: idle lists pile up and get compacted along the way
+    const compactions = randomWorkload(t, 3000, 20000);
+    t.ok(compactions > 0, compactions + ' compactions');
+    t.done();
+  },
+};
+
+function randomWorkload(t, maxDelay, steps) {
     let seed = 12345;
     const rand = (n) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
     const store = new TimeoutStore();
     const live = new Set();
     let now = 0;
-    for (let i = 0; i < 5000; i++) {
+    let compactions = 0;
+    const compact = store._compact;
+    store._compact = function() { compactions += 1; compact.call(this); };
+    for (let i = 0; i < steps; i++) {
       now += rand(3);
       const op = rand(10);
-      if (op < 6 || live.size === 0) {
+      // the wide workload removes as often as it adds, so that lists keep emptying
+      if (op < (maxDelay > 40 ? 4 : 6) || live.size === 0) {
         const tm = timer(now);
-        tm.msecs = 1 + rand(40);
+        tm.msecs = 1 + rand(maxDelay);
         tm.seq = i;
         store.append(tm, tm.msecs);
         live.add(tm);
@@ -123,6 +167,7 @@ module.exports = {
       t.equal(g._idleStart + g.msecs, w._idleStart + w.msecs, 'expiry at position ' + i);
       t.equal(g._idleStart, w._idleStart, 'start at position ' + i);
     }
-    t.done();
-  },
-};
+    t.equal(store.idleLists, 0, 'no idle list left after the drain');
+    t.equal(store.heap.length, 0);
+    return compactions;
+}
