@@ -26,6 +26,7 @@
 'use strict';
 
 const asyncHooks = require('async_hooks');
+const clock = require('./clock');
 const { syncBuiltinESMExports } = require('module');
 // Read before createHook is wrapped: on some Node versions this loads the module behind
 // AsyncLocalStorage, which must keep the original createHook for its own internal hook.
@@ -120,22 +121,31 @@ class StoreSnapshot {
 
 // The snapshot made last, reused while the stores are the same: a request's code usually
 // schedules several timers in one go, and a loop of setTimeouts in one store then makes one
-// snapshot, not one per timer.  It is forgotten in a microtask, so a store is never kept
-// alive by the cache past the synchronous section that made it.
+// snapshot, not one per timer.  Snapshots of the same stores are interchangeable, so when to
+// forget it is only a question of memory: a store must not be kept alive by the cache past
+// the synchronous section that made it.  Inside qtimers' drains (clock.inBatch) the scheduler
+// forgets it when the drain ends; anywhere else a microtask does, queued once per section (a
+// microtask per callback would cost more than the snapshot it saves: with a store active,
+// Node's queueMicrotask makes an async resource).
 let lastSnapshot = null;
 let forgetQueued = false;
 const queueMicrotask_ = globalThis.queueMicrotask;
 
-function forgetSnapshot() {
+function forgetSnapshotFromMicrotask() {
   forgetQueued = false;
+  lastSnapshot = null;
+}
+
+/* forget the cached snapshot (the scheduler calls this when a drain ends) */
+function forgetSnapshot() {
   lastSnapshot = null;
 }
 
 function remember(snapshot) {
   lastSnapshot = snapshot;
-  if (!forgetQueued) {
+  if (!forgetQueued && !clock.inBatch) {
     forgetQueued = true;
-    queueMicrotask_(forgetSnapshot);
+    queueMicrotask_(forgetSnapshotFromMicrotask);
   }
   return snapshot;
 }
@@ -241,4 +251,6 @@ function callAtRoot(fn, arg) {
   }
 }
 
-module.exports = { state, trackAsyncContext, capture, callIn, callWithoutContext, release, callAtRoot };
+module.exports = {
+  state, trackAsyncContext, capture, callIn, callWithoutContext, release, callAtRoot, forgetSnapshot,
+};

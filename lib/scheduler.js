@@ -488,6 +488,7 @@ function runTimeouts() {
 /* the end of either drain: settle while the clock is still ours, then hand it back */
 function endDrain() {
   if (unsettled) settle();
+  if (contextState.mode !== 0) context.forgetSnapshot();
   clock.inBatch = false;
   clock.valid = false;
 }

@@ -66,34 +66,35 @@ function warn(what, type) {
 function setTimeout(callback, after, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
   const n = arguments.length;
-  const timer = n <= 2 && contextState.mode === 0
-    ? new Timeout(callback, delayOf(after), REFED)
-    : withExtras(callback, delayOf(after), REFED, n, arguments, arg1, arg2, arg3);
-  scheduler.addTimeout(timer);
-  return timer;
+  if (n <= 2 && contextState.mode === 0) return scheduledTimeout(new Timeout(callback, delayOf(after), REFED));
+  const args = n <= 2 ? undefined : n === 3 ? [arg1] : n === 4 ? [arg1, arg2] : n === 5 ? [arg1, arg2, arg3] : restOf(arguments, 2);
+  return scheduledTimeout(withExtras(callback, delayOf(after), REFED, args));
 }
 
 function setInterval(callback, repeat, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
   const n = arguments.length;
-  const timer = n <= 2 && contextState.mode === 0
-    ? new Timeout(callback, delayOf(repeat), REFED | REPEAT)
-    : withExtras(callback, delayOf(repeat), REFED | REPEAT, n, arguments, arg1, arg2, arg3);
+  if (n <= 2 && contextState.mode === 0) return scheduledTimeout(new Timeout(callback, delayOf(repeat), REFED | REPEAT));
+  const args = n <= 2 ? undefined : n === 3 ? [arg1] : n === 4 ? [arg1, arg2] : n === 5 ? [arg1, arg2, arg3] : restOf(arguments, 2);
+  return scheduledTimeout(withExtras(callback, delayOf(repeat), REFED | REPEAT, args));
+}
+
+function scheduledTimeout(timer) {
   scheduler.addTimeout(timer);
   return timer;
 }
 
-function withExtras(callback, after, flags, n, argumentsObject, arg1, arg2, arg3) {
-  let args;
-  switch (n) {
-    case 0: case 1: case 2: break;
-    case 3: args = [arg1]; break;
-    case 4: args = [arg1, arg2]; break;
-    case 5: args = [arg1, arg2, arg3]; break;
-    default:
-      args = new Array(n - 2);
-      for (let i = 2; i < n; i++) args[i - 2] = argumentsObject[i];
-  }
+// More than three arguments for the callback (rare): copied from the arguments object, which
+// is passed on only on that path.  Up to three come as parameters, so that the common calls
+// never need the arguments object itself.
+function restOf(argumentsObject, from) {
+  const args = new Array(argumentsObject.length - from);
+  for (let i = from; i < argumentsObject.length; i++) args[i - from] = argumentsObject[i];
+  return args;
+}
+
+/* a timeout with arguments (an array, or undefined) and/or the async context current now */
+function withExtras(callback, after, flags, args) {
   let ctx = null;
   if (contextState.mode !== 0) {
     ctx = context.capture('Timeout');
@@ -121,17 +122,8 @@ function clearInterval(timer) {
 function setImmediate(callback, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetImmediate(callback);   // throws Node's error
   const n = arguments.length;
-  let args;
+  const args = n <= 1 ? undefined : n === 2 ? [arg1] : n === 3 ? [arg1, arg2] : n === 4 ? [arg1, arg2, arg3] : restOf(arguments, 1);
   let flags = REFED;
-  switch (n) {
-    case 0: case 1: break;
-    case 2: args = [arg1]; break;
-    case 3: args = [arg1, arg2]; break;
-    case 4: args = [arg1, arg2, arg3]; break;
-    default:
-      args = new Array(n - 1);
-      for (let i = 1; i < n; i++) args[i - 1] = arguments[i];
-  }
   if (args !== undefined) flags |= EXTRA;
   let ctx = null;
   if (contextState.mode !== 0) {

@@ -219,12 +219,26 @@ async function unreachable(opts) {
   // the check phase of this turn; the handle object may still be in the queue, its callback not)
   await new Promise((resolve) => process.nextTick(resolve));
   await turn();
+  // a store entered inside a qtimers callback (a drain), for a timer cleared there
+  const inDrain = await new Promise((resolve) => api.setImmediate(() => {
+    const store = { store: 'in a callback' };
+    const arg = { big: new Array(1000).fill(0) };
+    const cb = function callback() { return arg; };
+    if (opts.retain) retained.push(cb, arg, store);
+    new AsyncLocalStorage().run(store, () => api.clearTimeout(api.setTimeout(cb, 60000, arg)));
+    resolve({ cb: new WeakRef(cb), arg: new WeakRef(arg), store: new WeakRef(store) });
+  }));
   await turn();
   heap();
   for (const { name, m } of made) {
     results[name] = { callbackCollected: m.refs.cb.deref() === undefined, argsCollected: m.refs.arg.deref() === undefined };
     if (m.refs.store) results[name].storeCollected = m.refs.store.deref() === undefined;
   }
+  results['timeout (with a store, made and cleared in a callback)'] = {
+    callbackCollected: inDrain.cb.deref() === undefined,
+    argsCollected: inDrain.arg.deref() === undefined,
+    storeCollected: inDrain.store.deref() === undefined,
+  };
   results.handlesKept = keep.length;
   return { impl: opts.impl, retain: !!opts.retain, retained: retained.length, results };
 }
