@@ -100,13 +100,7 @@ class TimeoutStore {
   // used list is left alone when it is the one just emptied: it is the next timer's.
   _trimIdle() {
     const heap = this.heap;
-    while (heap.length > 0 && heap[heap.length - 1].idle) {
-      const list = heap.pop();
-      list.idle = false;
-      list.heapIndex = -1;
-      this._forget(list);
-      this.idleLists -= 1;
-    }
+    while (heap.length > 0 && heap[heap.length - 1].idle) this._forget(heap.pop());
     if (this.idleLists > MIN_IDLE_TO_COMPACT && this.idleLists * 2 > heap.length) this._compact();
   }
 
@@ -153,15 +147,17 @@ class TimeoutStore {
 
   /* an empty list leaves the heap and the map */
   _drop(list) {
-    if (list.idle) {
-      list.idle = false;
-      this.idleLists -= 1;
-    }
     if (list.heapIndex >= 0) this._removeAt(list.heapIndex);
     this._forget(list);
   }
 
+  /* a list taken out of the heap (or about to be dropped from it whole) leaves the map too */
   _forget(list) {
+    if (list.idle) {
+      list.idle = false;
+      this.idleLists -= 1;
+    }
+    list.heapIndex = -1;
     delete this.lists[list.msecs];
     if (this.lastList === list) this.lastList = null;
   }
@@ -172,16 +168,10 @@ class TimeoutStore {
     let n = 0;
     for (let i = 0; i < heap.length; i++) {
       const list = heap[i];
-      if (list.idle) {
-        list.idle = false;
-        list.heapIndex = -1;
-        this._forget(list);
-      } else {
-        heap[n++] = list;
-      }
+      if (list.idle) this._forget(list);
+      else heap[n++] = list;
     }
     heap.length = n;
-    this.idleLists = 0;
     for (let i = 0; i < n; i++) heap[i].heapIndex = i;
     for (let i = (n >> 1) - 1; i >= 0; i--) this._siftDown(i);
   }
