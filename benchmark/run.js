@@ -186,10 +186,12 @@ function runAll( scenarios, modes, opts ) {
                     if (outcome.alsStoreLost) result.warnings.push(mode + ' round ' + round + ': AsyncLocalStorage store lost');
                 }
             });
+            var ratio;
             if (values.native !== undefined && values.qtimers !== undefined) {
-                result.ratios.push(advantage(result.scenario, values.native, values.qtimers, rates));
+                ratio = advantage(result.scenario, values.native, values.qtimers, rates);
+                result.ratios.push(ratio);
             }
-            printProgress(round, opts.rounds, result.scenario, values, rates);
+            printProgress(round, opts.rounds, result.scenario, values, ratio);
         });
     }
     return results.map(function(result) {
@@ -209,14 +211,12 @@ function runAll( scenarios, modes, opts ) {
     });
 }
 
-function printProgress( round, rounds, scenario, values, rates ) {
+function printProgress( round, rounds, scenario, values, ratio ) {
     function show( mode ) {
         return values[mode] === undefined ? '-' : chart.formatValue(values[mode], scenario.unit);
     }
-    var ratio = values.native !== undefined && values.qtimers !== undefined
-        ? 'x' + advantage(scenario, values.native, values.qtimers, rates).toFixed(2) : '';
     console.log(qprintf.sprintf('  [%d/%d] %-28s native %-9s qtimers %-9s %s',
-        round, rounds, scenario.id, show('native'), show('qtimers'), ratio));
+        round, rounds, scenario.id, show('native'), show('qtimers'), ratio === undefined ? '' : 'x' + ratio.toFixed(2)));
 }
 
 function formatCell( value, unit ) {

@@ -24,13 +24,6 @@ var WARMUP_MS_FEW = 8000;
 var WARMUP_MS_MANY = 2000;
 var QUICK_WARMUP_MS = 500;
 
-// V8's memory reducer runs a few full garbage collections once, some seconds after start-up
-// or after the heap (or code space, when the last functions get optimized) grew, when the
-// program allocates little: exactly the situation of these loops.  Where those ~10 ms of GC
-// land (in the 2 s window or not) differs by run and by implementation, and at 5% CPU it is
-// a tenth of the window.  It is a one-off, not the steady state, so both modes run without it.
-var STEADY_STATE_NODE_ARGS = ['--no-memory-reducer'];
-
 function timeoutLoops( count ) {
     return function run( opts, done ) {
         var windowMs = opts.quick ? 500 : 2000;
@@ -55,7 +48,8 @@ function timeoutLoops( count ) {
 function cpuRow( count ) {
     return {
         group: 'Cpu', label: count + ' concurrent self-requeueing 1 ms setTimeouts', unit: 'CPU %', better: 'lower',
-        nodeArgs: STEADY_STATE_NODE_ARGS,
+        // without V8's one-off memory-reducer GCs, in both modes (harness.js says why)
+        nodeArgs: harness.STEADY_STATE_NODE_ARGS,
         run: timeoutLoops(count),
     };
 }

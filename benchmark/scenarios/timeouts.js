@@ -49,8 +49,7 @@ module.exports = {
     'interval-1ms': {
         group: 'Timeouts', label: '1000 concurrent setInterval(fn, 1)',
         unit: 'calls/cpu-s', better: 'higher', run: intervals,
-        // as the Cpu loops (see cpu.js): the steady state, without V8's one-off memory reducer GCs
-        nodeArgs: ['--no-memory-reducer'],
+        nodeArgs: harness.STEADY_STATE_NODE_ARGS,
     },
 };
 
