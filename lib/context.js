@@ -44,6 +44,14 @@ const state = {
   mode: NONE,
 };
 
+// The snapshot this drain entered last, while it is still what the drain's callbacks see.
+// Between two callbacks of a drain only enterWith can change the current stores: run(),
+// exit() and every async scope (nextTicks, promise jobs) restore what they found when they
+// end.  enterWith, in stores mode, goes through our wrapper, which clears this; so does the
+// end of each drain (its native callback's context ends with it).  A batch of one request's
+// callbacks then checks its stores once, not once a callback (getStore is not free).
+let enteredSnapshot = null;
+
 // ---------------------------------------------------------------- learning the mode
 
 const storages = [];            // AsyncLocalStorage instances seen entering a store, in order
@@ -54,6 +62,7 @@ const restorers = [];
 function raiseMode(mode) {
   if (mode <= state.mode) return;
   state.mode = mode;
+  enteredSnapshot = null;
   if (mode === RESOURCES) {
     // AsyncResources carry everything: the wrappers have nothing left to learn
     while (restorers.length > 0) restorers.pop()();
@@ -87,6 +96,7 @@ function noteStorage(storage) {
 if (AsyncLocalStorage) {
   for (const name of ['run', 'enterWith']) {
     wrap(AsyncLocalStorage.prototype, name, (original) => function storageEntered() {
+      enteredSnapshot = null;
       noteStorage(this);
       return ReflectApply(original, this, arguments);
     });
@@ -136,9 +146,10 @@ function forgetSnapshotFromMicrotask() {
   lastSnapshot = null;
 }
 
-/* forget the cached snapshot (the scheduler calls this when a drain ends) */
+/* forget the cached and the entered snapshot (the scheduler calls this when a drain ends) */
 function forgetSnapshot() {
   lastSnapshot = null;
+  enteredSnapshot = null;
 }
 
 function remember(snapshot) {
@@ -171,6 +182,16 @@ function sameValues(a, b) {
   return true;
 }
 
+/*
+ * make a captured context current for the callback about to run, if it is a StoreSnapshot
+ * (true); an AsyncResource cannot be entered without a scope (false: use callIn)
+ */
+function enter(ctx) {
+  if (!(ctx instanceof StoreSnapshot)) return false;
+  enterSnapshot(ctx);
+  return true;
+}
+
 /* call fn with `thisArg` and `args` (an array or undefined) inside a captured context */
 function callIn(ctx, fn, thisArg, args) {
   if (ctx instanceof StoreSnapshot) {
@@ -195,6 +216,13 @@ function callIn(ctx, fn, thisArg, args) {
 let storesEntered = false;
 
 function enterSnapshot(ctx) {
+  if (ctx === enteredSnapshot) return;
+  enterStores(ctx);
+  // in resources mode the wrappers are gone, and nothing would clear it
+  if (state.mode === STORES) enteredSnapshot = ctx;
+}
+
+function enterStores(ctx) {
   if (ctx.count === 1 && storages.length === 1) {
     const storage = storages[0];
     const value = ctx.value;
@@ -252,5 +280,5 @@ function callAtRoot(fn, arg) {
 }
 
 module.exports = {
-  state, trackAsyncContext, capture, callIn, callWithoutContext, release, callAtRoot, forgetSnapshot,
+  state, trackAsyncContext, capture, enter, callIn, callWithoutContext, release, callAtRoot, forgetSnapshot,
 };

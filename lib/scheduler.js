@@ -31,7 +31,6 @@ const proc = process;
 const tickCallback = typeof proc._tickCallback === 'function' ? proc._tickCallback : function noTicks() {};
 const queueMicrotask_ = globalThis.queueMicrotask;
 const ReflectApply = Reflect.apply;
-const NO_ARGS = Object.freeze([]);
 
 // Handle state bits (handle._flags).
 const REFED = 1;        // keeps the process alive while pending
@@ -255,16 +254,37 @@ function runImmediates() {
 }
 
 function runImmediateWithExtras(imm, f) {
-  callWithExtras(imm, imm._onImmediate, imm._argv, f);
+  const args = imm._argv;
+  if (readyToCall(imm, imm._onImmediate, args, f)) {
+    // a method call, as on the fast path: no Reflect.apply of an empty array
+    if (args === undefined) imm._onImmediate();
+    else ReflectApply(imm._onImmediate, imm, args);
+  }
   finishImmediate(imm);
 }
 
-/* the slow path of both drains: a callback with arguments and/or an async context */
-function callWithExtras(handle, fn, args, f) {
-  if (f & CONTEXT) context.callIn(handle._asyncContext, fn, handle, args);
-  else if (contextState.mode !== 0) context.callWithoutContext(fn, handle, args);
-  else if (args === undefined) ReflectApply(fn, handle, NO_ARGS);
-  else ReflectApply(fn, handle, args);
+function runTimeoutWithExtras(timer, f) {
+  const args = timer._timerArgs;
+  if (readyToCall(timer, timer._onTimeout, args, f)) {
+    if (args === undefined) timer._onTimeout();
+    else ReflectApply(timer._onTimeout, timer, args);
+  }
+}
+
+/*
+ * the context part of both: true when the caller is to call the callback (its stores, if any,
+ * are current now); false when it had to be called here, inside an AsyncResource's scope or,
+ * for a callback without a context once stores are in use, the top-level one
+ */
+function readyToCall(handle, fn, args, f) {
+  if (f & CONTEXT) {
+    if (context.enter(handle._asyncContext)) return true;
+    context.callIn(handle._asyncContext, fn, handle, args);
+    return false;
+  }
+  if (contextState.mode === 0) return true;
+  context.callWithoutContext(fn, handle, args);
+  return false;
 }
 
 /* release what a run (or throwing) immediate no longer needs */
@@ -454,7 +474,7 @@ function runTimeouts() {
       // as Node: an interval's next period counts from the start of its callback (also for a
       // timeout whose callback makes it an interval by setting _repeat)
       repeatStart = (f & REPEAT) && (settings.exactStart || !clock.valid) ? clock.refresh() : clock.cached;
-      if (f & EXTRA) callWithExtras(head, head._onTimeout, head._timerArgs, f);
+      if (f & EXTRA) runTimeoutWithExtras(head, f);
       else if (contextState.mode === 0) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
       running = null;

@@ -45,6 +45,34 @@ module.exports = {
     t.done();
   },
 
+  'callbacks of one drain with the same store see it, whatever the ones before them entered': function(t) {
+    // a drain enters a batch's shared store once; everything that can change the current store
+    // between two of its callbacks must not leak into the next one
+    const seen = both(t, `
+      const { AsyncLocalStorage, createHook } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const log = [];
+      let kind;
+      const see = (what) => log.push(kind + ' ' + what + ':' + als.getStore());
+      als.run('batch', () => {
+        for (const make of [(f) => setImmediate(() => { kind = 'immediate'; f(); }), (f) => setTimeout(() => { kind = 'timeout'; f(); }, 1)]) {
+          make(() => { see('first'); als.enterWith('entered-by-first'); });
+          make(() => see('after-enterWith'));
+          make(() => { process.nextTick(() => als.enterWith('tick')); Promise.resolve().then(() => als.enterWith('job')); });
+          make(() => see('after-tick-and-job'));
+          make(() => { als.run('run', () => see('inside-run')); als.exit(() => see('inside-exit')); });
+          make(() => see('after-run-and-exit'));
+          make(() => { createHook({ init() {} }).enable(); als.enterWith('entered-with-hooks'); });
+          make(() => see('after-hook-enabled'));
+        }
+      });
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));   // immediates and timeouts may interleave
+    `);
+    t.ok(seen.includes('immediate after-enterWith:batch'), JSON.stringify(seen));
+    t.ok(seen.includes('timeout after-hook-enabled:batch'), JSON.stringify(seen));
+    t.done();
+  },
+
   'two AsyncLocalStorage instances, one of them first used after some timers were made': function(t) {
     both(t, `
       const { AsyncLocalStorage } = require('async_hooks');
