@@ -256,8 +256,13 @@ function runImmediates() {
 function runImmediateWithExtras(imm, f) {
   const args = imm._argv;
   if (readyToCall(imm, imm._onImmediate, args, f)) {
-    // a method call, as on the fast path: no Reflect.apply of an empty array
+    // Method calls with the arguments spelled out, as on the fast path: Reflect.apply goes
+    // through V8's generic array-like call, which costs more than the rest of the callback's
+    // bookkeeping.  setImmediate made the array, one to three long unless there were more.
     if (args === undefined) imm._onImmediate();
+    else if (args.length === 1) imm._onImmediate(args[0]);
+    else if (args.length === 2) imm._onImmediate(args[0], args[1]);
+    else if (args.length === 3) imm._onImmediate(args[0], args[1], args[2]);
     else ReflectApply(imm._onImmediate, imm, args);
   }
   finishImmediate(imm);
@@ -267,6 +272,9 @@ function runTimeoutWithExtras(timer, f) {
   const args = timer._timerArgs;
   if (readyToCall(timer, timer._onTimeout, args, f)) {
     if (args === undefined) timer._onTimeout();
+    else if (args.length === 1) timer._onTimeout(args[0]);
+    else if (args.length === 2) timer._onTimeout(args[0], args[1]);
+    else if (args.length === 3) timer._onTimeout(args[0], args[1], args[2]);
     else ReflectApply(timer._onTimeout, timer, args);
   }
 }

@@ -16,12 +16,14 @@ module.exports = {
       const h1 = qt.setTimeout(function(a) { calls.push([this, Array.from(arguments)]); }, 1, 'a');
       const h3 = qt.setTimeout(function() { calls.push([this, Array.from(arguments)]); }, 1, 1, 2, 3);
       const h5 = qt.setTimeout(function() { calls.push([this, Array.from(arguments)]); }, 1, 1, 2, 3, 4, 5);
+      const h2 = qt.setTimeout(function() { calls.push([this, Array.from(arguments)]); }, 1, 'x', undefined);
       qt.setTimeout(function() {
-        t.equal(calls.length, 4);
+        t.equal(calls.length, 5);
         t.strictEqual(calls[0][0], h0); t.deepEqual(calls[0][1], []);
         t.strictEqual(calls[1][0], h1); t.deepEqual(calls[1][1], ['a']);
         t.strictEqual(calls[2][0], h3); t.deepEqual(calls[2][1], [1, 2, 3]);
         t.strictEqual(calls[3][0], h5); t.deepEqual(calls[3][1], [1, 2, 3, 4, 5]);
+        t.strictEqual(calls[4][0], h2); t.strictEqual(calls[4][1].length, 2); t.deepEqual(calls[4][1], ['x', undefined]);
         t.done();
       }, 5);
     },
@@ -260,7 +262,7 @@ module.exports = {
         t.equal(got.length, 7);
         for (let i = 0; i < 7; i++) {
           t.strictEqual(got[i][0], handles[i]);
-          t.equal(got[i][1].length, i);
+          t.deepEqual(got[i][1], Array.from({ length: i }, (_, k) => k));
         }
         t.done();
       });
