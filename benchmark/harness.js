@@ -19,6 +19,15 @@ var AsyncLocalStorage = require('async_hooks').AsyncLocalStorage;
 var aflow = require('aflow');
 var runit = require('./runit');
 
+// Node options for the fixedWindow rows, native and qtimers alike.  V8's memory reducer runs a
+// few full garbage collections once, some seconds after start-up or after the heap (or code
+// space, when the last functions get optimized) grew, when the program allocates little:
+// exactly the situation of a few timer loops.  Where those ~10 ms of GC land (in the 2 s window
+// or not) differs by run and by implementation, and at 5% CPU it is a tenth of the window.  It
+// is a one-off, not the steady state, so both modes run without it.
+// (Defined before the exports below: they run first, and a `var` read there is still undefined.)
+var STEADY_STATE_NODE_ARGS = ['--no-memory-reducer'];
+
 module.exports.main = main;
 module.exports.measureRate = measureRate;
 module.exports.fixedWindow = fixedWindow;
@@ -98,14 +107,6 @@ function measureRate( opts, items, runs, f, done, clock ) {
         }
     );
 }
-
-// Node options for the fixedWindow rows, native and qtimers alike.  V8's memory reducer runs a
-// few full garbage collections once, some seconds after start-up or after the heap (or code
-// space, when the last functions get optimized) grew, when the program allocates little:
-// exactly the situation of a few timer loops.  Where those ~10 ms of GC land (in the 2 s window
-// or not) differs by run and by implementation, and at 5% CPU it is a tenth of the window.  It
-// is a one-off, not the steady state, so both modes run without it.
-var STEADY_STATE_NODE_ARGS = ['--no-memory-reducer'];
 
 /*
  * A fixed wall-clock window over a steady stream of callbacks (the Cpu loops, setInterval).

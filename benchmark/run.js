@@ -89,6 +89,10 @@ function loadScenarios( only ) {
             var id = family + '/' + name;
             var def = table[name];
             if (only && !only.test(id) && !only.test(def.label)) return;
+            // a row that names node options but gives none would silently run without them
+            if ('nodeArgs' in def && !(Array.isArray(def.nodeArgs) && def.nodeArgs.length > 0)) {
+                fail(id + ': nodeArgs is ' + JSON.stringify(def.nodeArgs) + ', not a list of node options');
+            }
             list.push({ id: id, file: file, name: name, group: def.group, label: def.label,
                 unit: def.unit, better: def.better, nodeArgs: def.nodeArgs || [] });
         });
