@@ -188,16 +188,16 @@ function sameValues(a, b) {
  */
 function enter(ctx) {
   if (!(ctx instanceof StoreSnapshot)) return false;
-  enterSnapshot(ctx);
+  if (ctx !== enteredSnapshot) {
+    enterStores(ctx);
+    // in resources mode the wrappers are gone, and nothing would clear it
+    if (state.mode === STORES) enteredSnapshot = ctx;
+  }
   return true;
 }
 
-/* call fn with `thisArg` and `args` (an array or undefined) inside a captured context */
+/* call fn with `thisArg` and `args` (an array or undefined) inside an AsyncResource's scope */
 function callIn(ctx, fn, thisArg, args) {
-  if (ctx instanceof StoreSnapshot) {
-    enterSnapshot(ctx);
-    return args === undefined ? ReflectApply(fn, thisArg, EMPTY) : ReflectApply(fn, thisArg, args);
-  }
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
   const domain = ctx.domain;
@@ -214,13 +214,6 @@ function callIn(ctx, fn, thisArg, args) {
 // here lasts exactly until the next callback enters its own.  Consecutive callbacks with the
 // same stores (the common case: one request's timers) enter nothing at all.
 let storesEntered = false;
-
-function enterSnapshot(ctx) {
-  if (ctx === enteredSnapshot) return;
-  enterStores(ctx);
-  // in resources mode the wrappers are gone, and nothing would clear it
-  if (state.mode === STORES) enteredSnapshot = ctx;
-}
 
 function enterStores(ctx) {
   if (ctx.count === 1 && storages.length === 1) {
