@@ -42,4 +42,37 @@ module.exports = {
     for (const { id } of rows()) t.ok(out.includes(id), id + ' in --list');
     t.done();
   },
+
+  // benchmark/floor.js measures a bare implementation as the lower bound of any library that
+  // keeps Node's rule; a floor that broke the rule would make that bound a false one.
+  'the floor drains ticks and microtasks between two callbacks, and --notick does not': function(t) {
+    const { makeFloor } = require('../benchmark/floor');
+    const withRule = runFloor(makeFloor(true));
+    const without = runFloor(makeFloor(false));
+    nativeSetTimeout(() => {
+      t.deepEqual(withRule.immediates, ['i1', 'i1-tick', 'i1-job', 'i2', 'i2-tick', 'i2-job']);
+      t.deepEqual(withRule.timeouts, ['t1', 't1-tick', 't1-job', 't2', 't2-tick', 't2-job']);
+      t.deepEqual(without.immediates.slice(0, 2), ['i1', 'i2']);
+      t.deepEqual(without.timeouts.slice(0, 2), ['t1', 't2']);
+      t.done();
+    }, 50);
+  },
 };
+
+const nativeSetTimeout = require('timers').setTimeout;
+
+function runFloor(floor) {
+  const log = { immediates: [], timeouts: [] };
+  function step(list, id) {
+    return function() {
+      list.push(id);
+      process.nextTick(() => list.push(id + '-tick'));
+      Promise.resolve().then(() => list.push(id + '-job'));
+    };
+  }
+  floor.setImmediate(step(log.immediates, 'i1'));
+  floor.setImmediate(step(log.immediates, 'i2'));
+  floor.setTimeout(step(log.timeouts, 't1'), 1);
+  floor.setTimeout(step(log.timeouts, 't2'), 1);
+  return log;
+}
