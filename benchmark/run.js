@@ -23,6 +23,7 @@ var chart = require('./chart');
 
 var ROOT = path.resolve(__dirname, '..');
 var QTIMERS = path.join(ROOT, 'index.js');
+var FLOOR = path.join(__dirname, 'floor-install.js');     // the floor's mode (floor.js)
 var RESULTS_DIR = path.join(__dirname, 'results');
 var FAMILIES = ['basics', 'primitives', 'cpu', 'server', 'timeouts', 'memory', 'scaling'];
 
@@ -103,6 +104,7 @@ function loadScenarios( only ) {
 function childArgs( scenario, mode, opts ) {
     var args = scenario.nodeArgs.slice();
     if (mode === 'qtimers') args.push('-r', QTIMERS);
+    else if (mode === 'floor') args.push('-r', FLOOR);
     args.push(scenario.file, scenario.name);
     if (opts.quick) args.push('--quick');
     if (opts.als) args.push('--als');
@@ -379,4 +381,7 @@ function main( ) {
     }
 }
 
-main();
+// floor.js runs some of these rows in a third mode with the same children and arithmetic
+module.exports = { loadScenarios: loadScenarios, runChild: runChild, systemInfo: systemInfo, median: median, advantage: advantage };
+
+if (require.main === module) main();

@@ -45,7 +45,7 @@ module.exports = {
 
   // benchmark/floor.js measures a bare implementation as the lower bound of any library that
   // keeps Node's rule; a floor that broke the rule would make that bound a false one.
-  'the floor drains ticks and microtasks between two callbacks, and --notick does not': function(t) {
+  'the floor drains ticks and microtasks between two callbacks, and makeFloor(false) does not': function(t) {
     const { makeFloor } = require('../benchmark/floor');
     const withRule = runFloor(makeFloor(true));
     const without = runFloor(makeFloor(false));
