@@ -4,9 +4,9 @@
  * Owns their shape and their public methods (ref, unref, hasRef, refresh, close,
  * Symbol.toPrimitive, Symbol.dispose) and the Node-compatible properties programs and Node's own
  * tests read (_onTimeout, _idleTimeout, _idleStart, _repeat, _destroyed, _onImmediate).  A pending
- * timeout costs one object of six fields, under half of what a native one costs, because
- * everything a timer rarely needs lives elsewhere: arguments and an async context in a subclass
- * used only when present, state in one small-integer bit field, the numeric id in the scheduler.
+ * timeout costs one object of six fields, under half of what a native one costs, and a pending
+ * immediate one of two, because everything a handle rarely needs lives elsewhere: arguments and
+ * an async context in a subclass used only when present, state in one small-integer bit field, the numeric id in the scheduler.
  * `_repeat` and `_destroyed` are accessors over those bits, through which Node's own
  * clearTimeout/clearImmediate, when handed one of our handles, cancel it properly.  Methods
  * tolerate a foreign `this` (Node's tests call unref with one) by doing nothing.
@@ -119,11 +119,9 @@ const TimeoutWithExtras = class Timeout extends BaseTimeout {
 };
 
 class Immediate {
-  constructor(callback, args, flags, asyncContext) {
+  constructor(callback, flags) {
     this._onImmediate = callback;
-    this._argv = args;
     this._flags = flags;
-    this._asyncContext = asyncContext;
   }
 
   // Node's own clearImmediate (a reference taken before install, or the timers module after a
@@ -167,10 +165,24 @@ class Immediate {
   }
 }
 
+// Defaults for what only the subclass stores, as for Timeout.
+Immediate.prototype._argv = undefined;
+Immediate.prototype._asyncContext = null;
+
 if (SymbolDispose !== undefined) {
   Immediate.prototype[SymbolDispose] = function dispose() {
     if (this instanceof Immediate) scheduler.cancelImmediate(this);
   };
 }
 
-module.exports = { Timeout, TimeoutWithExtras, Immediate };
+// An immediate with arguments and/or an async context, as TimeoutWithExtras is for timeouts.
+const BaseImmediate = Immediate;
+const ImmediateWithExtras = class Immediate extends BaseImmediate {
+  constructor(callback, flags, args, asyncContext) {
+    super(callback, flags | EXTRA);
+    this._argv = args;
+    this._asyncContext = asyncContext;
+  }
+};
+
+module.exports = { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras };

@@ -142,8 +142,10 @@ function cancelImmediate(imm) {
     if (--refedImmediates === 0) needsSettling();
   }
   imm._onImmediate = null;
-  imm._argv = undefined;
-  if (f & CONTEXT) releaseContext(imm);
+  if (f & EXTRA) {
+    imm._argv = undefined;
+    if (f & CONTEXT) releaseContext(imm);
+  }
   // Cancelled right after it was made (the set/clear pattern): take the slot back, and those of
   // cancelled entries it was hiding (set A, set B, clear A, clear B), so a synchronous loop of
   // such pairs holds no memory; but never an entry the running drain counted as pre-queued.

@@ -18,7 +18,7 @@ const util = require('util');
 const scheduler = require('./scheduler');
 const context = require('./context');
 const clock = require('./clock');
-const { Timeout, TimeoutWithExtras, Immediate } = require('./handles');
+const { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras } = require('./handles');
 
 const { REFED, EXTRA, CONTEXT, REPEAT, settings } = scheduler;
 const nativeSetImmediate = nativeTimers.setImmediate;
@@ -122,15 +122,19 @@ function clearInterval(timer) {
 function setImmediate(callback, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetImmediate(callback);   // throws Node's error
   const n = arguments.length;
-  const args = n <= 1 ? undefined : n === 2 ? [arg1] : n === 3 ? [arg1, arg2] : n === 4 ? [arg1, arg2, arg3] : restOf(arguments, 1);
-  let flags = REFED;
-  if (args !== undefined) flags |= EXTRA;
-  let ctx = null;
-  if (contextState.mode !== 0) {
-    ctx = context.capture('Immediate');
-    flags |= CONTEXT | EXTRA;
+  let imm;
+  if (n <= 1 && contextState.mode === 0) {
+    imm = new Immediate(callback, REFED);
+  } else {
+    const args = n <= 1 ? undefined : n === 2 ? [arg1] : n === 3 ? [arg1, arg2] : n === 4 ? [arg1, arg2, arg3] : restOf(arguments, 1);
+    let flags = REFED;
+    let ctx = null;
+    if (contextState.mode !== 0) {
+      ctx = context.capture('Immediate');
+      flags |= CONTEXT;
+    }
+    imm = new ImmediateWithExtras(callback, flags, args, ctx);
   }
-  const imm = new Immediate(callback, args, flags, ctx);
   scheduler.addImmediate(imm);
   return imm;
 }

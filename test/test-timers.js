@@ -5,6 +5,7 @@
 const assert = require('assert');
 const util = require('util');
 const qt = require('../lib/standalone');
+const child = require('./helpers/child');
 
 const nativeSetImmediate = require('timers').setImmediate;
 
@@ -225,6 +226,34 @@ module.exports = {
     }
     t.equal(require('../lib/scheduler').stats().immediates, before);
     qt.setImmediate(() => t.done());
+  },
+  'an immediate without arguments is two fields, and stays so through clear and run': function(t) {
+    // in a fresh process: once any test here has used async context, every handle carries it
+    const res = child.runJson(`
+      const plain = setImmediate(() => {});
+      const withArg = setImmediate((x) => { out.arg = x; }, 7);
+      const ran = setImmediate(() => {});
+      const out = { plain: Object.keys(plain), withArg: Object.keys(withArg), answersArgv: '_argv' in plain && '_asyncContext' in plain,
+        sameClass: withArg instanceof plain.constructor };
+      clearImmediate(plain);
+      out.cleared = Object.keys(plain);
+      setImmediate(() => {
+        out.ran = Object.keys(ran);
+        out.argvAfterRun = withArg._argv === undefined;
+        console.log(JSON.stringify(out));
+      });
+    `);
+    t.strictEqual(res.status, 0, res.stderr);
+    const out = res.json;
+    t.deepEqual(out.plain, ['_onImmediate', '_flags']);
+    t.deepEqual(out.withArg, ['_onImmediate', '_flags', '_argv', '_asyncContext']);
+    t.strictEqual(out.answersArgv, true, 'answers the subclass fields from its prototype');
+    t.strictEqual(out.sameClass, true, 'one class for clearImmediate');
+    t.deepEqual(out.cleared, ['_onImmediate', '_flags'], 'clearing adds no fields');
+    t.deepEqual(out.ran, ['_onImmediate', '_flags'], 'running adds no fields');
+    t.strictEqual(out.arg, 7, 'the argument arrives');
+    t.strictEqual(out.argvAfterRun, true, 'a run immediate lets its arguments go');
+    t.done();
   },
 
   'ref, unref, hasRef': {
