@@ -6,7 +6,8 @@
  * tests read (_onTimeout, _idleTimeout, _idleStart, _repeat, _destroyed, _onImmediate).  A pending
  * timeout costs one object of six fields, under half of what a native one costs, and a pending
  * immediate one of two, because everything a handle rarely needs lives elsewhere: arguments and
- * an async context in a subclass used only when present, state in one small-integer bit field, the numeric id in the scheduler.
+ * an async context in a subclass used only when present, state in one small-integer bit field,
+ * the numeric id in the scheduler.
  * `_repeat` and `_destroyed` are accessors over those bits, through which Node's own
  * clearTimeout/clearImmediate, when handed one of our handles, cancel it properly.  Methods
  * tolerate a foreign `this` (Node's tests call unref with one) by doing nothing.

@@ -141,11 +141,7 @@ function cancelImmediate(imm) {
   if (f & REFED) {
     if (--refedImmediates === 0) needsSettling();
   }
-  imm._onImmediate = null;
-  if (f & EXTRA) {
-    imm._argv = undefined;
-    if (f & CONTEXT) releaseContext(imm);
-  }
+  finishImmediate(imm);
   // Cancelled right after it was made (the set/clear pattern): take the slot back, and those of
   // cancelled entries it was hiding (set A, set B, clear A, clear B), so a synchronous loop of
   // such pairs holds no memory; but never an entry the running drain counted as pre-queued.
@@ -297,7 +293,7 @@ function readyToCall(handle, fn, args, f) {
   return false;
 }
 
-/* release what a run (or throwing) immediate no longer needs */
+/* release what a run, throwing or cancelled immediate no longer needs */
 function finishImmediate(imm) {
   imm._onImmediate = null;
   if (imm._flags & EXTRA) {

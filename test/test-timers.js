@@ -227,6 +227,7 @@ module.exports = {
     t.equal(require('../lib/scheduler').stats().immediates, before);
     qt.setImmediate(() => t.done());
   },
+
   'an immediate without arguments is two fields, and stays so through clear and run': function(t) {
     // in a fresh process: once any test here has used async context, every handle carries it
     const res = child.runJson(`
