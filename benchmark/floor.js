@@ -2,11 +2,12 @@
  * The floor: how fast can any JavaScript timers library be while it keeps Node's rule that the
  * nextTick and microtask queues are drained between two callbacks?
  *
- * Runs three rows of the main table (run.js: the same scenario files, children and speedup
+ * Runs five rows of the main table (run.js: the same scenario files, children and speedup
  * arithmetic) natively, with qtimers, and with `floor`, a bare implementation (below,
  * preloaded by floor-install.js as qtimers is by index.js) that keeps only what no drop-in
  * library can drop: a new handle object per call, the callback check, first-in first-out
- * order, one native driver timer, and process._tickCallback between callbacks.  It has no
+ * order, one native driver timer, process._tickCallback between callbacks, and for
+ * refresh() an unlink and a re-append that keep the list in expiry order.  It has no
  * unref or clear, no arguments, no async context, no error safety, no second delay, no
  * interval: it is not a timers library, it is the lower bound on the cost of one.  A target
  * above the floor's own speedup cannot be met by making qtimers leaner, only by breaking the
@@ -24,7 +25,7 @@ var run = require('./run');
 var chart = require('./chart');
 
 // the main table's rows measured against the floor (ids of benchmark/scenarios/*)
-var ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-1000)$/;
+var ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-1000|server\/refresh-10k|server\/refresh-100k)$/;
 var MODES = ['native', 'qtimers', 'floor'];
 
 if (require.main === module) main(process.argv.slice(2));
@@ -92,6 +93,24 @@ function makeFloor( tickDrain ) {
     function floorSetTimeout( callback, after ) {
         if (typeof callback !== 'function') throw new TypeError('callback must be a function');
         var timer = new Timeout(callback, after);
+        start(timer);
+        if (timeoutDriver === null && !draining) timeoutDriver = nativeSetTimeout(runTimeouts, after);
+        return timer;
+    }
+
+    // refresh(): the least any implementation must do to keep the list in expiry order (take
+    // the timer out, stamp it with the section's time, put it behind the others), and no more
+    // (no cleared or fired check, no driver re-arm: the server rows' timers are all pending).
+    Timeout.prototype.refresh = function refresh( ) {
+        var prev = this._idlePrev, next = this._idleNext;
+        prev._idleNext = next;
+        next._idlePrev = prev;
+        start(this);
+        return this;
+    };
+
+    /* stamp `timer` with the section's timestamp and link it at the tail */
+    function start( timer ) {
         if (now < 0) {
             now = Number(hrtime() / NS_PER_MS);
             if (!draining) queueMicrotask(forgetNow);
@@ -102,8 +121,6 @@ function makeFloor( tickDrain ) {
         timer._idleNext = list;
         last._idleNext = timer;
         list._idlePrev = timer;
-        if (timeoutDriver === null && !draining) timeoutDriver = nativeSetTimeout(runTimeouts, after);
-        return timer;
     }
 
     function runTimeouts( ) {
@@ -199,9 +216,10 @@ function pad( s, n ) {
 
 function usage( ) {
     return 'usage: node benchmark/floor.js [--rounds N] [--node PATH]\n\n' +
-        'Runs the 10k-batch and 1000-loop rows of the main table natively, with qtimers and\n' +
-        'with a bare implementation that keeps only Node\'s tick drain between callbacks (the\n' +
-        'floor), in fresh processes, and prints medians and speedups over native.';
+        'Runs the 10k-batch, 1000-loop and refresh() rows of the main table natively, with\n' +
+        'qtimers and with a bare implementation that keeps only Node\'s tick drain between\n' +
+        'callbacks and a list kept in expiry order (the floor), in fresh processes, and prints\n' +
+        'medians and speedups over native.';
 }
 
 module.exports = { makeFloor: makeFloor, install: install };

@@ -57,6 +57,21 @@ module.exports = {
       t.done();
     }, 50);
   },
+
+  // The floor's refresh() stands for the least work a refresh can do; one that left the timer
+  // where it was would be cheaper than any correct implementation, and a false bound.
+  'the floor\'s refresh() puts the timer behind those already pending': function(t) {
+    const { makeFloor } = require('../benchmark/floor');
+    const floor = makeFloor(true);
+    const fired = [];
+    const a = floor.setTimeout(() => fired.push('a'), 1);
+    floor.setTimeout(() => fired.push('b'), 1);
+    t.equal(a.refresh(), a);
+    nativeSetTimeout(() => {
+      t.deepEqual(fired, ['b', 'a']);
+      t.done();
+    }, 50);
+  },
 };
 
 const nativeSetTimeout = require('timers').setTimeout;
