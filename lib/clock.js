@@ -14,9 +14,14 @@
  */
 'use strict';
 
-// process.hrtime.bigint() is libuv's own clock (uv_hrtime, monotonic), so whole milliseconds of
-// it tick at the same instants as libuv's loop time: "armed for N ms" and "N ms have passed"
-// agree.  It is also the cheapest clock to read right after the process wakes up (about half of
+// process.hrtime.bigint() reads CLOCK_MONOTONIC (uv_hrtime), which is also the clock of libuv's
+// loop time wherever the kernel's coarse monotonic clock ticks less than once a millisecond
+// (CONFIG_HZ below 1000): there whole milliseconds of both tick at the same instants, and "armed
+// for N ms" and "N ms have passed" agree.  With HZ=1000 libuv reads CLOCK_MONOTONIC_COARSE
+// instead, which lags this one by up to a tick.  That case was measured with the loop's clock
+// emulated so (1 ms chains, and timers made at random points of a millisecond): no more wakeups
+// and no later timers than native.
+// It is also the cheapest clock to read right after the process wakes up (about half of
 // performance.now()'s cost with cold caches), which is when the timeout driver reads it.
 const hrtimeBigint = process.hrtime.bigint;
 const NS_PER_MS = BigInt(1e6);
