@@ -19,8 +19,8 @@
 // (CONFIG_HZ below 1000): there whole milliseconds of both tick at the same instants, and "armed
 // for N ms" and "N ms have passed" agree.  With HZ=1000 libuv reads CLOCK_MONOTONIC_COARSE
 // instead, which lags this one by up to a tick.  That case was measured with the loop's clock
-// emulated so (1 ms chains, and timers made at random points of a millisecond): no more wakeups
-// and no later timers than native.
+// emulated so (1 ms chains, and timers made at random points of a millisecond): as many wakeups
+// per timer as native, and late timers within the run-to-run spread of native's.
 // It is also the cheapest clock to read right after the process wakes up (about half of
 // performance.now()'s cost with cold caches), which is when the timeout driver reads it.
 const hrtimeBigint = process.hrtime.bigint;
