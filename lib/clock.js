@@ -23,9 +23,10 @@
 // per timer as native, and late timers within the run-to-run spread of native's.
 // It is also the cheapest clock to read right after the process wakes up (about half of
 // performance.now()'s cost with cold caches), which is when the timeout driver reads it.
-const hrtimeBigint = process.hrtime.bigint;
+const natives = require('./natives');
+const hrtimeBigint = natives.hrtimeBigint;
 const NS_PER_MS = BigInt(1e6);
-const queueMicrotask_ = globalThis.queueMicrotask;
+const queueMicrotask_ = natives.queueMicrotask;
 
 // Counted from load, so values stay small integers (V8 Smis) for the first 24 days of a process.
 const baseMs = Number(hrtimeBigint() / NS_PER_MS);

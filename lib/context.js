@@ -139,7 +139,7 @@ class StoreSnapshot {
 // Node's queueMicrotask makes an async resource).
 let lastSnapshot = null;
 let forgetQueued = false;
-const queueMicrotask_ = globalThis.queueMicrotask;
+const queueMicrotask_ = require('./natives').queueMicrotask;
 
 function forgetSnapshotFromMicrotask() {
   forgetQueued = false;

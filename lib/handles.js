@@ -17,8 +17,9 @@
 
 const util = require('util');
 const scheduler = require('./scheduler');
+const ids = require('./ids');
 
-const { REFED, DESTROYED, REPEAT, EXTRA, CLEARED } = scheduler;
+const { REFED, DESTROYED, REPEAT, EXTRA, CLEARED } = require('./flags');
 const SymbolDispose = Symbol.dispose;
 const inspectCustom = util.inspect.custom;
 
@@ -80,7 +81,7 @@ class Timeout {
   }
 
   [Symbol.toPrimitive]() {
-    return scheduler.timerId(this);
+    return ids.idFor(this);
   }
 
   [inspectCustom](depth, options, inspect) {

@@ -15,7 +15,7 @@
  */
 'use strict';
 
-const nativePromises = require('timers/promises');
+const nativePromises = require('./natives').promises;
 const events = require('events');
 const timers = require('./timers');
 

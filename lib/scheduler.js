@@ -16,30 +16,23 @@
  */
 'use strict';
 
-const nativeTimers = require('timers');
+const natives = require('./natives');
 const clock = require('./clock');
 const ImmediateQueue = require('./immediate-queue');
 const { TimeoutStore } = require('./timeout-list');
 const context = require('./context');
+const ids = require('./ids');
 const contextState = context.state;
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
-const nativeSetImmediate = nativeTimers.setImmediate;
-const nativeSetTimeout = nativeTimers.setTimeout;
-const nativeClearTimeout = nativeTimers.clearTimeout;
-const proc = process;
-const tickCallback = typeof proc._tickCallback === 'function' ? proc._tickCallback : function noTicks() {};
-const queueMicrotask_ = globalThis.queueMicrotask;
+const nativeSetImmediate = natives.setImmediate;
+const nativeSetTimeout = natives.setTimeout;
+const nativeClearTimeout = natives.clearTimeout;
+const tickCallback = natives.tickCallback;
+const queueMicrotask_ = natives.queueMicrotask;
 const ReflectApply = Reflect.apply;
 
-// Handle state bits (handle._flags).
-const REFED = 1;        // keeps the process alive while pending
-const DESTROYED = 2;    // ran (and will not repeat) or was cleared: Node's `_destroyed`
-const CLEARED = 4;      // cleared by the user: refresh() no longer revives it
-const REPEAT = 8;       // an interval
-const EXTRA = 16;       // carries arguments and/or an async context (a Timeout subclass for timeouts)
-const CONTEXT = 32;     // carries an AsyncResource
-const PRIMITIVE = 64;   // has been given a numeric id by Symbol.toPrimitive
+const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
 
 // How many callbacks of one drain share a timestamp (the timers they create are stamped with
 // it).  A clock read costs more than the rest of a setTimeout, and in a drain of a thousand
@@ -389,7 +382,7 @@ function cancelTimeout(timer) {
     timer._timerArgs = undefined;
     if (f & CONTEXT) releaseContext(timer);
   }
-  if (f & PRIMITIVE) forgetId(timer);
+  if (f & PRIMITIVE) ids.forget(timer);
 }
 
 function refreshTimeout(timer) {
@@ -555,6 +548,7 @@ function afterTimeout(timer, refed, start) {
     } else {
       timer._flags = f | DESTROYED;
       if (f & CONTEXT) releaseContext(timer);
+      if (f & PRIMITIVE) ids.forget(timer);   // as Node: a fired timeout's id is let go
     }
   }
   if (refed && --refedTimeouts === 0) needsSettling();
@@ -567,35 +561,6 @@ function releaseContext(handle) {
   handle._asyncContext = null;
   handle._flags &= ~CONTEXT;
   if (ctx !== null) context.release(ctx);
-}
-
-// Numeric ids for Symbol.toPrimitive, made on demand: most timers never need one, so the id
-// lives here rather than in a field every timer would carry.
-const timersById = Object.create(null);
-const idOf = new WeakMap();
-let lastId = 0;
-
-function timerId(timer) {
-  let id = idOf.get(timer);
-  if (id === undefined) {
-    id = ++lastId;
-    idOf.set(timer, id);
-  }
-  if (!(timer._flags & CLEARED)) {
-    timer._flags |= PRIMITIVE;
-    timersById[id] = timer;
-  }
-  return id;
-}
-
-function timerById(id) {
-  return timersById[id];
-}
-
-function forgetId(timer) {
-  const id = idOf.get(timer);
-  if (id !== undefined) delete timersById[id];
-  timer._flags &= ~PRIMITIVE;
 }
 
 function stats() {
@@ -614,5 +579,5 @@ module.exports = {
   settings,
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
-  timerId, timerById, stats,
+  stats,
 };

@@ -13,18 +13,19 @@
  */
 'use strict';
 
-const nativeTimers = require('timers');
+const natives = require('./natives');
 const util = require('util');
 const scheduler = require('./scheduler');
+const ids = require('./ids');
 const context = require('./context');
 const clock = require('./clock');
 const { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras } = require('./handles');
 
 const { REFED, EXTRA, CONTEXT, REPEAT, settings } = scheduler;
-const nativeSetImmediate = nativeTimers.setImmediate;
-const nativeSetTimeout = nativeTimers.setTimeout;
-const nativeClearTimeout = nativeTimers.clearTimeout;
-const nativeClearImmediate = nativeTimers.clearImmediate;
+const nativeSetImmediate = natives.setImmediate;
+const nativeSetTimeout = natives.setTimeout;
+const nativeClearTimeout = natives.clearTimeout;
+const nativeClearImmediate = natives.clearImmediate;
 const proc = process;
 const contextState = context.state;
 
@@ -107,7 +108,7 @@ function clearTimeout(timer) {
   if (timer instanceof Timeout) {
     scheduler.cancelTimeout(timer);
   } else if (typeof timer === 'number' || typeof timer === 'string') {
-    const mine = scheduler.timerById(timer);
+    const mine = ids.timerWithId(timer);
     if (mine !== undefined) scheduler.cancelTimeout(mine);
     else nativeClearTimeout(timer);     // an id of a native timer made before install
   } else if (timer !== null && typeof timer === 'object') {
