@@ -574,10 +574,25 @@ function stats() {
   };
 }
 
+/*
+ * the native handles qtimers itself holds that keep the process alive right now (what Node's
+ * process.getActiveResourcesInfo() counts of ours), and the referenced handles of qtimers'
+ * own that are pending
+ */
+function activeHandles() {
+  return {
+    nativeTimeouts: timeoutDriver !== null && armedExpiry !== Infinity && timeoutDriverRefed ? 1 : 0,
+    nativeImmediates: (immediateDriver !== null && immediateDriverRefed ? 1 : 0) +
+      (continuation !== null && continuation.hasRef() ? 1 : 0),
+    refedTimeouts,
+    refedImmediates,
+  };
+}
+
 module.exports = {
   REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE,
   settings,
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
-  stats,
+  stats, activeHandles,
 };
