@@ -1,18 +1,23 @@
 /*
- * clock: the one scheduling timestamp that every qtimers operation shares.
+ * clock: the scheduling time, in whole milliseconds of libuv's own loop clock.
  *
- * Owns reading the monotonic clock and caching the reading for the length of one batch: up to
- * 16 callbacks run back to back by a qtimers drain (the scheduler says when a batch ends), or
- * one synchronous section of other code (main script, I/O callback, promise job), which a
- * microtask ends.  A clock read costs more than the rest of a setTimeout, so the cache is what
- * makes a burst of timers cheap; bounding it is what keeps timers honest: a timer is stamped
- * with a time read no earlier than the start of the batch that created it.  Times are
- * whole milliseconds of libuv's own clock, so the native driver timer never wakes up a fraction
- * of a millisecond before the timer it was armed for.
- * It must never read the wall clock for scheduling (Date.now jumps), and never reference the
- * global `process` after load (programs may replace it).
+ * Owns reading the monotonic clock.  now() reads it every time: a timer is stamped with the
+ * time of the call that armed it, as Node stamps it, so it can never fire early however long
+ * the program ran before that call (a cached reading would be stale by exactly that long, and
+ * no program can reason about that).  A read costs 45-55 ns here (Node 18-26, process.hrtime
+ * and performance.now alike: the C++ boundary, not the clock), about what a native setTimeout
+ * spends on the same read.
+ * sectionNow() is the opt-in approximation (setTimeout.exactStart = false): one reading shared
+ * by one synchronous section of the program (ended by a microtask) or by up to
+ * CALLBACKS_PER_READING callbacks of a qtimers drain.  Timers armed late in a long section are
+ * then stamped early by however long the section has run, which is what the knob risks.
+ * It must never read the wall clock for scheduling (Date.now jumps), never be written from
+ * outside except through its functions, and never reference the global `process` after load
+ * (programs may replace it).
  */
 'use strict';
+
+const natives = require('./natives');
 
 // process.hrtime.bigint() reads CLOCK_MONOTONIC (uv_hrtime), which is also the clock of libuv's
 // loop time wherever the kernel's coarse monotonic clock ticks less than once a millisecond
@@ -21,17 +26,20 @@
 // instead, which lags this one by up to a tick.  That case was measured with the loop's clock
 // emulated so (1 ms chains, and timers made at random points of a millisecond): as many wakeups
 // per timer as native, and late timers within the run-to-run spread of native's.
-// It is also the cheapest clock to read right after the process wakes up (about half of
-// performance.now()'s cost with cold caches), which is when the timeout driver reads it.
-const natives = require('./natives');
 const hrtimeBigint = natives.hrtimeBigint;
 const NS_PER_MS = BigInt(1e6);
 const queueMicrotask_ = natives.queueMicrotask;
 
+// With exactStart = false, how many callbacks of one drain share a reading: what 16 callbacks
+// take bounds how stale it gets inside a drain (a clock read per callback would double the cost
+// of a drain of a thousand callbacks that each re-arm a timer).
+const CALLBACKS_PER_READING = 16;
+
 // Counted from load, so values stay small integers (V8 Smis) for the first 24 days of a process.
 const baseMs = Number(hrtimeBigint() / NS_PER_MS);
 
-function readClock() {
+/* the scheduling time now, in ms */
+function now() {
   return Number(hrtimeBigint() / NS_PER_MS) - baseMs;
 }
 
@@ -39,41 +47,62 @@ function readClock() {
 // Both readings are whole ms, so the result stays within 1 ms of Date.now() for as long as the
 // wall clock is not stepped; after a step it keeps counting steadily, as a scheduling timestamp
 // should (and a replaced Date.now cannot move it).
-const epochOffset = Date.now() - readClock();
+const epochOffset = Date.now() - now();
 
-const clock = {
-  /* the cached scheduling time, valid while `valid` is true */
-  cached: readClock(),
-  valid: false,
-  /* true while qtimers runs callbacks: it invalidates the cache itself after each one */
-  inBatch: false,
-
-  now: function now() {
-    return clock.valid ? clock.cached : clock.refresh();
-  },
-
-  // Read the clock and keep the reading until the current batch ends.  Outside qtimers' own
-  // callback loops nobody else tells us when a synchronous section ends, so one microtask per
-  // section does (it runs right after the section, before any I/O can be processed).
-  refresh: function refresh() {
-    const t = readClock();
-    // monotonic by construction, but never let a cached value go backwards
-    clock.cached = t > clock.cached ? t : clock.cached;
-    if (!clock.valid && !clock.inBatch) queueMicrotask_(invalidate);
-    clock.valid = true;
-    return clock.cached;
-  },
-
-  invalidate: invalidate,
-
-  /* the time now as epoch milliseconds, which becomes the batch's timestamp */
-  epochNow: function epochNow() {
-    return clock.refresh() + epochOffset;
-  },
-};
-
-function invalidate() {
-  clock.valid = false;
+/* the time now as epoch milliseconds */
+function epochNow() {
+  return now() + epochOffset;
 }
 
-module.exports = clock;
+// ---------------------------------------------------------------- the opt-in shared reading
+
+let sectionReading = 0;
+let sectionValid = false;
+let inDrain = false;            // a qtimers drain ends its own sections: no microtask needed
+let callbacksLeft = CALLBACKS_PER_READING;
+
+/* a reading shared by the current synchronous section (exactStart = false) */
+function sectionNow() {
+  if (sectionValid) return sectionReading;
+  const t = now();
+  sectionReading = t;
+  sectionValid = true;
+  if (!inDrain) queueMicrotask_(endSection);
+  return t;
+}
+
+function endSection() {
+  sectionValid = false;
+}
+
+/* a qtimers drain starts running callbacks: it ends the shared reading's sections itself */
+function drainStarted() {
+  inDrain = true;
+  sectionValid = false;
+  callbacksLeft = CALLBACKS_PER_READING;
+}
+
+/* a drain ran one callback: every CALLBACKS_PER_READING of them, the shared reading is renewed */
+function callbackRan() {
+  if (--callbacksLeft === 0) {
+    callbacksLeft = CALLBACKS_PER_READING;
+    sectionValid = false;
+  }
+}
+
+function drainEnded() {
+  inDrain = false;
+  sectionValid = false;
+}
+
+module.exports = {
+  now,
+  epochNow,
+  sectionNow,
+  drainStarted,
+  callbackRan,
+  drainEnded,
+  // read by context.js while it still needs to know whether a drain is running
+  get inBatch() { return inDrain; },
+  CALLBACKS_PER_READING,
+};

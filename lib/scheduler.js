@@ -29,22 +29,26 @@ const nativeSetImmediate = natives.setImmediate;
 const nativeSetTimeout = natives.setTimeout;
 const nativeClearTimeout = natives.clearTimeout;
 const tickCallback = natives.tickCallback;
+const nextTick = natives.nextTick || process.nextTick;   // TODO natives.js
 const queueMicrotask_ = natives.queueMicrotask;
 const ReflectApply = Reflect.apply;
 
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
 
-// How many callbacks of one drain share a timestamp (the timers they create are stamped with
-// it).  A clock read costs more than the rest of a setTimeout, and in a drain of a thousand
-// callbacks that each re-arm a timer, reading it for each would double the drain's cost; every
-// 16th callback bounds how stale the timestamp can get to what 16 callbacks take.
-const CALLBACKS_PER_TIMESTAMP = 16;
-
 const settings = {
-  // setImmediate.maxTickDepth: how many callbacks one drain runs; see setImmediate in timers.js
-  maxTickDepth: -10,
-  // setTimeout.exactStart: read the clock for every timer, as Node does, instead of once a batch
-  exactStart: false,
+  // setImmediate.maxTickDepth: how many immediates one event-loop turn runs.  0: exactly those
+  // queued before the turn (Node's rule); -N: those, plus up to N queued while it runs; N > 0:
+  // up to N in all, newly queued ones included.
+  maxTickDepth: -1000,
+  // setImmediate.maxTurnMs: immediates queued while a turn runs are run in the same turn only
+  // while the turn is younger than this.  A recursive setImmediate then costs one native turn
+  // per millisecond instead of one per callback (most of its speedup), while a chain of long
+  // callbacks gets one callback per turn, as natively, so timers and I/O wait no longer than
+  // they would without qtimers.  Its cost: one clock read per newly queued callback.
+  maxTurnMs: 1,
+  // setTimeout.exactStart: stamp every timer with the time of its call, as Node does (false:
+  // share one reading per synchronous section, which arms timers early after long work)
+  exactStart: true,
 };
 
 // ---------------------------------------------------------------- settling
@@ -166,10 +170,10 @@ function runImmediates() {
   immediateDriver = null;
   drainingImmediates = true;
   draining = true;
-  clock.inBatch = true;
-  clock.valid = false;
+  clock.drainStarted();
   // maxTickDepth N > 0: up to N callbacks, new ones included; 0: exactly those queued before
-  // this turn (Node's rule); -N: those plus up to N queued while running.
+  // this turn (Node's rule); -N: those plus up to N queued while running.  `extra` is the
+  // budget of callbacks beyond those queued before the turn.
   const depth = settings.maxTickDepth;
   let extra;
   if (depth > 0) {
@@ -179,11 +183,14 @@ function runImmediates() {
     preQueued = immediates.length;
     extra = -depth;
   }
+  // ... and extra callbacks run only while the turn is younger than maxTurnMs
+  const turnMs = settings.maxTurnMs;
+  const turnStart = extra > 0 && turnMs !== Infinity ? clock.now() : 0;
+  let ranOne = false;
   // The handle whose callback is running.  A try/finally around each call would cost more than
   // the rest of the loop, so the one around the loop cleans up after a callback that threw.
   let running = null;
   let runningRefed = false;
-  let clockBatch = CALLBACKS_PER_TIMESTAMP;
   // Ticks and microtasks are drained before the next callback, not after each one: after the
   // last, Node drains them itself when the driver returns.
   let ticksOwed = false;
@@ -200,6 +207,8 @@ function runImmediates() {
         preQueued -= 1;
         imm = immediates.shift();
       } else {
+        // the turn is old: the rest wait for the next one, after timers and I/O
+        if (ranOne && turnMs !== Infinity && clock.now() - turnStart >= turnMs) break;
         imm = immediates.shift();
         if (imm._flags & DESTROYED) continue;   // cancelled entries cost no budget
         extra -= 1;
@@ -222,11 +231,9 @@ function runImmediates() {
         imm._onImmediate = null;
       }
       running = null;
+      ranOne = true;
       if (runningRefed && --refedImmediates === 0) needsSettling();
-      if (--clockBatch === 0) {
-        clockBatch = CALLBACKS_PER_TIMESTAMP;
-        clock.valid = false;
-      }
+      clock.callbackRan();
       ticksOwed = true;
     }
   } finally {
@@ -238,7 +245,6 @@ function runImmediates() {
     preQueued = 0;
     drainingImmediates = false;
     draining = false;
-    clock.valid = false;
     if (immediates.length > 0 && immediateDriver === null) scheduleImmediateDriver();
     endDrain();
   }
@@ -305,10 +311,12 @@ let timeoutDriverRefed = false;
 // earliest expiry it is needed for, which settle() re-arms it for.
 let armedExpiry = Infinity;
 let wantedExpiry = Infinity;
-let continuation = null;          // native Immediate that resumes a drain a callback threw out of
+let continuation = false;         // a nextTick is queued to resume a drain a callback threw out of
+let resumeNow = 0;                // the reading that drain decided what was due by
 
 function armTimeoutDriver(expiry) {
-  let delay = Math.ceil(expiry - clock.now());
+  // from the time now, read now: the native timer counts from its own call, which is now
+  let delay = expiry - clock.now();
   if (delay < 1) delay = 1;
   armedExpiry = wantedExpiry = expiry;
   if (timeoutDriver !== null) {
@@ -338,9 +346,9 @@ function refreshNative(timer) {
   timer.refresh();
 }
 
-/* link a timeout whose _idleTimeout and _flags are set; start = the batch's timestamp */
+/* link a timeout whose _idleTimeout and _flags are set, starting now */
 function addTimeout(timer) {
-  addTimeoutAt(timer, clock.valid && !settings.exactStart ? clock.cached : clock.refresh());
+  addTimeoutAt(timer, settings.exactStart ? clock.now() : clock.sectionNow());
 }
 
 function addTimeoutAt(timer, start) {
@@ -391,7 +399,7 @@ function refreshTimeout(timer) {
   if (timer._idlePrev !== null) {
     // already pending: a new start, behind the others of its delay
     const msecs = Math.trunc(timer._idleTimeout);
-    const start = clock.valid && !settings.exactStart ? clock.cached : clock.refresh();
+    const start = settings.exactStart ? clock.now() : clock.sectionNow();
     store.restart(timer, start, msecs);
     wantDriverBy(start + msecs);
     return;
@@ -428,16 +436,19 @@ function unrefTimeout(timer) {
 }
 
 function runTimeouts() {
-  clock.inBatch = true;
-  clock.valid = false;
-  const now = clock.refresh();
+  // what is due is decided against one reading, as Node does: timers that callbacks of this
+  // drain arm (even with 0 ms) wait for the next one
+  drainTimeouts(clock.now());
+}
+
+function drainTimeouts(now) {
+  clock.drainStarted();
   armedExpiry = Infinity;       // it just fired
   wantedExpiry = Infinity;
   draining = true;
   let running = null;           // as in runImmediates: cleaned up by the finally if it threw
   let runningRefed = false;
   let repeatStart = 0;          // the start of a running interval's callback
-  let clockBatch = CALLBACKS_PER_TIMESTAMP;
   let ticksOwed = false;        // as in runImmediates: drained before the next callback only
   let completed = false;
   try {
@@ -472,33 +483,29 @@ function runTimeouts() {
       runningRefed = (f & REFED) !== 0;
       // as Node: an interval's next period counts from the start of its callback (also for a
       // timeout whose callback makes it an interval by setting _repeat)
-      repeatStart = (f & REPEAT) && (settings.exactStart || !clock.valid) ? clock.refresh() : clock.cached;
+      if (f & REPEAT) repeatStart = settings.exactStart ? clock.now() : clock.sectionNow();
       if (f & EXTRA) runTimeoutWithExtras(head, f);
       else if (contextState.mode === 0) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
       running = null;
       afterTimeout(head, runningRefed, repeatStart);
-      if (--clockBatch === 0) {
-        clockBatch = CALLBACKS_PER_TIMESTAMP;
-        clock.valid = false;
-      }
+      clock.callbackRan();
       ticksOwed = true;
     }
     completed = true;
   } finally {
-    if (running !== null) {
-      clock.valid = false;
-      afterTimeout(running, runningRefed, repeatStart);
-    }
+    if (running !== null) afterTimeout(running, runningRefed, repeatStart);
     draining = false;
-    clock.valid = false;
     wantedExpiry = Infinity;
     if (completed) wantFirst();
-    else if (continuation === null) {
-      // A callback threw.  Node runs the other due timers right after the exception has been
-      // reported; the nearest place we can do that is this loop iteration's check phase.
-      continuation = nativeImmediate(resumeTimeouts);
-      if (refedTimeouts === 0) continuation.unref();
+    else if (!continuation) {
+      // A callback threw.  Node reports the exception and then, at once, goes on with the
+      // timers that were due, before any nextTick (those queued by an 'uncaughtException'
+      // handler included) and before immediates.  The nearest place we can do that is a
+      // nextTick queued now, ahead of the handler's; it decides by the same reading.
+      continuation = true;
+      resumeNow = now;
+      nextTick(resumeTimeouts);
     }
     endDrain();
   }
@@ -508,13 +515,12 @@ function runTimeouts() {
 function endDrain() {
   if (unsettled) settle();
   if (contextState.mode !== 0) context.forgetSnapshot();
-  clock.inBatch = false;
-  clock.valid = false;
+  clock.drainEnded();
 }
 
 function resumeTimeouts() {
-  continuation = null;
-  runTimeouts();
+  continuation = false;
+  drainTimeouts(resumeNow);
 }
 
 /* want the driver for the first list's exact expiry (re-keying stale tops on the way) */
@@ -582,8 +588,7 @@ function stats() {
 function activeHandles() {
   return {
     nativeTimeouts: timeoutDriver !== null && armedExpiry !== Infinity && timeoutDriverRefed ? 1 : 0,
-    nativeImmediates: (immediateDriver !== null && immediateDriverRefed ? 1 : 0) +
-      (continuation !== null && continuation.hasRef() ? 1 : 0),
+    nativeImmediates: immediateDriver !== null && immediateDriverRefed ? 1 : 0,
     refedTimeouts,
     refedImmediates,
   };

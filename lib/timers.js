@@ -178,6 +178,16 @@ Object.defineProperty(setImmediate, 'maxTickDepth', {
   set(value) { settings.maxTickDepth = Math.trunc(toNumber('setImmediate.maxTickDepth', value)); },
 });
 
+Object.defineProperty(setImmediate, 'maxTurnMs', {
+  enumerable: true,
+  get() { return settings.maxTurnMs; },
+  set(value) {
+    const n = Number(toNumber('setImmediate.maxTurnMs', value === Infinity ? 0 : value));
+    if (n < 0) throw new RangeError(`setImmediate.maxTurnMs must be >= 0, got ${n}`);
+    settings.maxTurnMs = value === Infinity ? Infinity : n;
+  },
+});
+
 Object.defineProperty(setTimeout, 'MIN_TIMEOUT', {
   enumerable: true,
   get() { return limits.min; },

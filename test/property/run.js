@@ -13,9 +13,10 @@
  *   q-node      qtimers (lib/standalone.js) as close to Node as its knobs go:
  *               setImmediate.maxTickDepth = 0 (Node's rule), setTimeout.exactStart = true (the
  *               delay counts from the call); without AsyncLocalStorage (no async context)
- *   q-default   qtimers installed over the globals with its defaults (maxTickDepth -10, the
- *               batch timestamp: a delay counts from the timestamp shared by up to 16 callbacks
- *               or one synchronous section, see its README), with AsyncLocalStorage stores
+ *   q-default   qtimers installed over the globals with its defaults (a delay counts from its
+ *               call, as in Node; a turn may run immediates queued while it runs, up to 1000
+ *               and while it is younger than setImmediate.maxTurnMs), with AsyncLocalStorage
+ *               stores
  *
  * then checks every log (check.js).  It also runs M programs (default 16) once each in a fresh
  * process per mode, to check that the process exits by itself exactly when no referenced timer
@@ -41,8 +42,9 @@ const CHILD = path.join(__dirname, 'child.js');
 const MODES = [
   { name: 'native', child: { mode: 'native' }, turnLimit: 0, earlyFrom: 'call' },
   { name: 'q-node', child: { mode: 'standalone', maxTickDepth: 0, exactStart: true, stores: false }, turnLimit: 0, earlyFrom: 'call' },
-  // qtimers' defaults: a drain reads the clock once per 16 callbacks (README, Semantics)
-  { name: 'q-default', child: { mode: 'installed' }, turnLimit: 10, earlyFrom: 'section', batch: 16 },
+  // qtimers' defaults: every delay counts from its call, as in Node; a turn runs up to 1000
+  // immediates queued while it runs, for at most setImmediate.maxTurnMs (README, Semantics)
+  { name: 'q-default', child: { mode: 'installed' }, turnLimit: 1000, earlyFrom: 'call' },
 ];
 
 let outFiles = 0;
