@@ -46,8 +46,8 @@ function now() {
 // epoch milliseconds = scheduling time + epochOffset, measured once against the wall clock.
 // Both readings are whole ms, so the result stays within 1 ms of Date.now() for as long as the
 // wall clock is not stepped; after a step it keeps counting steadily, as a scheduling timestamp
-// should (and a replaced Date.now cannot move it).
-const epochOffset = Date.now() - now();
+// should (and a replaced or faked Date.now cannot move it).
+const epochOffset = natives.dateNow() - now();
 
 /* the time now as epoch milliseconds */
 function epochNow() {

@@ -2,25 +2,38 @@
  * install: putting qtimers in place of Node's timers, and taking it out again.
  *
  * Owns the swap and the module's public face: the object `require('qtimers')` returns (install,
- * uninstall, the timer functions, currentTimestamp).  install() replaces the six global timer
- * functions and, unless told `{ timersModule: false }`, the same six exports of Node's `timers`
- * module and setTimeout, setImmediate, setInterval, scheduler.wait and scheduler.yield of
- * `timers/promises` (with lib/promises.js's), so libraries that call require('timers').setTimeout
- * or await require('timers/promises').setTimeout get qtimers too (ESM named imports follow
- * through module.syncBuiltinESMExports).  Node's internals keep their own references and
- * are not affected.  The first install() saves every replaced property's exact descriptor and
- * defines ours with the same attributes, adding currentTimestamp as a non-enumerable global so
- * leak checkers that diff the global object's keys (mocha --check-leaks, Node's test harness) do
- * not flag it; uninstall() puts the saved descriptors back, so the very same native functions
- * return.  Both may be called any number of times.  Handles outlive either call: a qtimers timer
- * made before uninstall() still fires and can still be cleared.
- * It must never change how timers behave, only which functions those names refer to.
+ * uninstall, isInstalled, the timer functions, currentTimestamp).  install() replaces the six
+ * global timer functions and, unless told `{ timersModule: false }`, the same six exports of
+ * Node's `timers` module and setTimeout, setImmediate, setInterval, scheduler.wait and
+ * scheduler.yield of `timers/promises` (with lib/promises.js's), so libraries that call
+ * require('timers').setTimeout or await require('timers/promises').setTimeout get qtimers too
+ * (ESM named imports follow through module.syncBuiltinESMExports).  Node's internals keep their
+ * own references and are not affected.  Every replaced property's exact descriptor is saved and
+ * ours is defined with the same attributes, adding currentTimestamp as a non-enumerable global
+ * so leak checkers that diff the global object's keys (mocha --check-leaks, Node's test harness)
+ * do not flag it.  Both may be called any number of times.  Handles outlive either call: a
+ * qtimers timer made before uninstall() still fires and can still be cleared.
+ *
+ * Only Node's own functions (lib/natives.js's) are replaced.  While fake timers (jest, vitest,
+ * node:test, @sinonjs/fake-timers) or anything else hold any of the six globals, install()
+ * replaces nothing at all and isInstalled() stays false: the test's fakes keep control, and
+ * after they are removed the program runs on Node's timers (NODE_DEBUG=qtimers says why).
+ * uninstall() puts back only the properties that still hold qtimers' function.  One a fake was
+ * installed over is left to the fake: a sinon clock (jest, vitest) is told to restore Node's
+ * function instead of ours; any other fake will put ours back, so that property stays recorded,
+ * isInstalled() stays true and a later uninstall() finishes the job.  In a realm that is not
+ * the one Node's modules belong to (a jest test file's sandbox) only that realm's globals are
+ * replaced: the `timers` modules are shared by every test file of the worker.
+ * It must never change how timers behave, only which functions those names refer to, and never
+ * overwrite a function that is not Node's own or qtimers'.
  */
 'use strict';
 
 const nodeTimers = require('timers');
 const nodeTimersPromises = require('timers/promises');
 const { syncBuiltinESMExports } = require('module');
+const debug = require('util').debuglog('qtimers');
+const natives = require('./natives');
 const timers = require('./timers');
 const { trackAsyncContext } = require('./context');
 const promises = require('./promises');
@@ -28,13 +41,19 @@ const promises = require('./promises');
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
 const SCHEDULER_NAMES = ['wait', 'yield'];
+const realm = globalThis;
 
-// one record per replaced property: { target, name, descriptor before install (or undefined) }
+// one record per replaced property: { target, name, ours, was: descriptor before (or undefined) }
 let saved = null;
+
+function valueOf(target, name) {
+  const desc = Object.getOwnPropertyDescriptor(target, name);
+  return desc === undefined ? undefined : desc.value;
+}
 
 function replace(target, name, value, enumerable) {
   const was = Object.getOwnPropertyDescriptor(target, name);
-  saved.push({ target, name, was });
+  saved.push({ target, name, ours: value, was });
   Object.defineProperty(target, name, {
     value,
     writable: was ? was.writable !== false : true,
@@ -43,19 +62,37 @@ function replace(target, name, value, enumerable) {
   });
 }
 
+/* replace target[name] if it holds Node's own function; say so and leave it if not */
+function replaceNodes(target, name, value, nodes) {
+  if (valueOf(target, name) === natives.nodeFunction(nodes)) replace(target, name, value, true);
+  else debug('install() left %s alone: it is not Node\'s own function', name);
+}
+
 function install(options) {
   const timersModule = !(options && options.timersModule === false);
   if (saved !== null) uninstall();   // a re-install re-applies (possibly different) options
-  saved = [];
-  for (const name of TIMER_NAMES) replace(globalThis, name, timers[name], true);
-  replace(globalThis, 'currentTimestamp', timers.currentTimestamp, false);
-  if (timersModule) {
-    for (const name of TIMER_NAMES) replace(nodeTimers, name, timers[name], true);
-    for (const name of PROMISE_NAMES) replace(nodeTimersPromises, name, promises[name], true);
+  // read through the global (jest's sandbox defines lazy getters that turn into values)
+  const foreign = TIMER_NAMES.filter((name) => realm[name] !== natives.nodeFunction(natives[name]));
+  if (foreign.length > 0) {
+    debug('install() replaced nothing: %s %s not Node\'s own (fake timers?)', foreign.join(', '), foreign.length > 1 ? 'are' : 'is');
+    return qtimers;
+  }
+  if (saved === null) saved = [];
+  for (const name of TIMER_NAMES) replace(realm, name, timers[name], true);
+  if (!Object.prototype.hasOwnProperty.call(realm, 'currentTimestamp')) {
+    replace(realm, 'currentTimestamp', timers.currentTimestamp, false);
+  }
+  if (timersModule && !natives.foreignRealm) {
+    for (const name of TIMER_NAMES) replaceNodes(nodeTimers, name, timers[name], natives[name]);
+    for (const name of PROMISE_NAMES) replaceNodes(nodeTimersPromises, name, promises[name], natives.promises[name]);
     // the scheduler's methods are on its prototype: ours go on the instance, non-enumerable
-    // like theirs, and uninstall() deletes them again
+    // like theirs, and uninstall() deletes them again; an own one is someone else's
     const nodeScheduler = nodeTimersPromises.scheduler;
-    if (nodeScheduler) for (const name of SCHEDULER_NAMES) replace(nodeScheduler, name, promises.scheduler[name], false);
+    if (nodeScheduler) {
+      for (const name of SCHEDULER_NAMES) {
+        if (Object.getOwnPropertyDescriptor(nodeScheduler, name) === undefined) replace(nodeScheduler, name, promises.scheduler[name], false);
+      }
+    }
     syncBuiltinESMExports();
   }
   return qtimers;
@@ -63,19 +100,77 @@ function install(options) {
 
 function uninstall() {
   if (saved === null) return qtimers;
+  const pending = [];
+  let moduleTouched = false;
   // in reverse, so a property replaced twice ends as it was first found
   for (let i = saved.length - 1; i >= 0; i--) {
-    const { target, name, was } = saved[i];
-    if (was) Object.defineProperty(target, name, was);
-    else delete target[name];
+    const record = saved[i];
+    const { target, name, ours, was } = record;
+    const current = valueOf(target, name);
+    if (target !== realm) moduleTouched = true;
+    if (current === ours) {
+      if (was) Object.defineProperty(target, name, was);
+      else delete target[name];
+    } else if (was !== undefined && current !== was.value && !redirectSinonClock(record)) {
+      debug('uninstall() left %s to what was installed over it', name);
+      pending.unshift(record);
+    }
   }
-  saved = null;
-  syncBuiltinESMExports();
+  saved = pending.length > 0 ? pending : null;
+  if (moduleTouched) syncBuiltinESMExports();
   return qtimers;
 }
 
+/*
+ * A sinon clock (jest's and vitest's fake timers) installed over ours restores, when it is
+ * uninstalled, what it saved: make that Node's function instead of ours.  It keeps a replaced
+ * global as `_<name>` and replaced module exports as { methodName, original } entries.
+ */
+function redirectSinonClock(record) {
+  const { target, name, ours, was } = record;
+  const nodes = was.value;
+  if (typeof nodes !== 'function') return false;
+  let redirected = false;
+  for (const clock of sinonClocks()) {
+    if (target === realm && clock['_' + name] === ours) {
+      clock['_' + name] = nodes;
+      redirected = true;
+    }
+    const list = target === nodeTimers ? clock.timersModuleMethods
+      : target === nodeTimersPromises ? clock.timersPromisesModuleMethods : undefined;
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) {
+      if (entry && entry.methodName === name && entry.original === ours) {
+        entry.original = nodes;
+        redirected = true;
+      }
+    }
+  }
+  return redirected;
+}
+
+/* the sinon clocks whose functions are in place of a global or a `timers` export */
+function sinonClocks() {
+  const clocks = new Set();
+  for (const name of TIMER_NAMES) {
+    for (const fn of [valueOf(realm, name), valueOf(nodeTimers, name)]) {
+      const clock = fn !== undefined && fn !== null ? valueOf(fn, 'clock') : undefined;
+      if (clock !== null && typeof clock === 'object') clocks.add(clock);
+    }
+  }
+  return clocks;
+}
+
+/*
+ * true while qtimers' functions are in place of Node's, or under something installed over them
+ * that will put them back (not when that something put Node's back: jest's legacy timers do)
+ */
 function isInstalled() {
-  return saved !== null;
+  if (saved === null) return false;
+  for (const { target, name, was } of saved) {
+    if (was !== undefined && valueOf(target, name) !== was.value) return true;
+  }
+  return false;
 }
 
 const qtimers = {

@@ -29,7 +29,7 @@ const nativeSetImmediate = natives.setImmediate;
 const nativeSetTimeout = natives.setTimeout;
 const nativeClearTimeout = natives.clearTimeout;
 const tickCallback = natives.tickCallback;
-const nextTick = natives.nextTick || process.nextTick;   // TODO natives.js
+const nextTick = natives.nextTick;
 const queueMicrotask_ = natives.queueMicrotask;
 const ReflectApply = Reflect.apply;
 

@@ -38,6 +38,36 @@ module.exports = {
     t.done();
   },
 
+  'install() replaces only Node\'s own functions; uninstall() only where qtimers\' are still in place': function(t) {
+    const res = runJson(`
+      const names = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
+      const timers = require('timers');
+      const nodes = names.map((n) => globalThis[n]);
+      const nodeSetTimeout = setTimeout;
+      const wrapper = function setTimeout(fn, ms) { return nodeSetTimeout(fn, ms); };
+      globalThis.setTimeout = wrapper;                    // someone else's function on a global
+      const q = require(ROOT);
+      const out = {};
+      out.leftAlone = !q.isInstalled() && setTimeout === wrapper && clearTimeout === nodes[3] && timers.setTimeout === nodeSetTimeout;
+      globalThis.setTimeout = nodeSetTimeout;
+      timers.clearInterval = function clearInterval(t) {};   // and on one module export
+      const spy = timers.clearInterval;
+      q.install();
+      out.installed = q.isInstalled() && setTimeout === q.setTimeout && timers.setTimeout === q.setTimeout && timers.clearInterval === spy;
+      const over = function setImmediate(fn) {};           // installed over qtimers' function
+      globalThis.setImmediate = over;
+      q.uninstall();
+      out.stillUnder = q.isInstalled() && setImmediate === over && setTimeout === nodes[2] && timers.setTimeout === nodeSetTimeout;
+      globalThis.setImmediate = q.setImmediate;            // what a fake's uninstall puts back
+      q.uninstall();
+      out.restored = !q.isInstalled() && names.every((n, i) => globalThis[n] === nodes[i]) && timers.clearInterval === spy;
+      setTimeout(() => { out.fired = true; console.log(JSON.stringify(out)); }, 1);
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    t.deepEqual(res.json, { leftAlone: true, installed: true, stillUnder: true, restored: true, fired: true });
+    t.done();
+  },
+
   'qtimers/standalone touches no global': function(t) {
     const res = runJson(`
       const before = setTimeout;
