@@ -1,35 +1,39 @@
 /*
  * context: async context (AsyncLocalStorage stores, async_hooks, domains) for qtimers callbacks.
  *
- * Owns deciding what async context a scheduled callback must carry, capturing it, and running
+ * Owns deciding whether a scheduled callback must carry async context, capturing it, and running
  * the callback inside it.  Native timers are async resources: a callback sees the
- * AsyncLocalStorage stores, async_hooks ids and domain of the code that scheduled it.  qtimers
- * runs many callbacks from one native driver, so it carries that context itself, at the least
- * cost that is still exact for what the program can observe:
- *   - none: no store was ever entered and no hook enabled.  A timer pays one test.
- *   - stores: AsyncLocalStorage is in use, no async hook of the program's own.  A timer records
- *     getStore() of each AsyncLocalStorage seen so far, and its callback runs inside run() of
- *     those stores (skipped when they are already current).  Hooks see no per-timer resource,
- *     which is invisible without hooks.
- *   - resources: the program enabled an async hook (its own, or a domain's), or asked for it
- *     with trackAsyncContext().  A timer carries an AsyncResource named like Node's, exactly as
- *     observable as a native timer, at several times the cost.
- * The mode only ever goes up.  It is learnt by wrapping public methods: AsyncLocalStorage's run
- * and enterWith (which name the storages to record), async_hooks.createHook (which marks the
- * program's hooks) and AsyncHook's enable; the wrappers go once resources mode makes them moot.
- * Hooks or a domain already active when qtimers loads are detected where Node shows it (a
- * promise carries async ids when an init hook is on); a store entered before qtimers loads is
- * not, so load qtimers first (`node -r qtimers`) or call trackAsyncContext().
- * It must never allocate for a timer in mode none, and never hold a context longer than its
- * timer is pending.
+ * AsyncLocalStorage stores, async_hooks ids and domain of the code that scheduled it, and tools
+ * that watch async resources see each timer.  qtimers runs many callbacks from one native
+ * driver, so it carries that context itself, in one of two modes:
+ *   - none: nothing can observe it.  No store was ever entered, no async hook was ever enabled
+ *     (the program's, a domain's, or the one behind AsyncLocalStorage before Node 24), and Node
+ *     keeps stores in hooks, not in async context frames.  A timer pays one test.
+ *   - resources: anything else.  A timer carries an AsyncResource named like Node's
+ *     ('Timeout', 'Immediate'), made when it is scheduled and destroyed when it is done, and its
+ *     callback runs inside it: hooks see its init/before/after/destroy and ids, the stores are
+ *     Node's own (copied by Node's storage hook before Node 24, the captured frame from Node 24 on,
+ *     whatever stores exist, even ones entered before qtimers loaded), a domain is the
+ *     resource's.  Exact by construction, which a cheaper copy of known stores is not: before
+ *     Node 24 a store entered inside an interval's callback stays for its next run and
+ *     disable() hides a store from callbacks already scheduled.  Its hasRef() is its timer's,
+ *     so open-handle tools see exactly the timers that keep the process alive.
+ * Where Node keeps stores in async context frames (Node >= 24, or 22 with the flag), a store
+ * may have been entered before qtimers loaded, in continuations qtimers cannot see, so
+ * resources is the mode from the start.  Elsewhere the mode is learnt by wrapping AsyncHook's
+ * enable(), the one door every hook, every domain and the first AsyncLocalStorage store pass
+ * through, whether their module was loaded before qtimers or after; hooks already enabled when
+ * qtimers loads show on promises (an init hook stamps async ids on them).  The mode only goes up.
+ * qtimers' own native drivers are made outside the program's context: inside a scope of the
+ * context qtimers loaded in while no hook of the program's can see that scope; once one can
+ * (a hook-based context manager must not see a stray before/after inside the program's code),
+ * they are made where they are needed, with no domain, and are hidden from open-handle tools.
+ * It must never allocate for a timer in mode none, never hold a context longer than its timer
+ * is pending, and never let a hook see a scope qtimers entered in the middle of program code.
  */
 'use strict';
 
 const asyncHooks = require('async_hooks');
-const clock = require('./clock');
-const { syncBuiltinESMExports } = require('module');
-// Read before createHook is wrapped: on some Node versions this loads the module behind
-// AsyncLocalStorage, which must keep the original createHook for its own internal hook.
 const { AsyncResource, AsyncLocalStorage } = asyncHooks;
 
 const proc = process;
@@ -37,40 +41,67 @@ const ReflectApply = Reflect.apply;
 const EMPTY = Object.freeze([]);
 
 const NONE = 0;
-const STORES = 1;
 const RESOURCES = 2;
 
 const state = {
   mode: NONE,
+  // an async hook other than Node's own storage hook has been enabled (or was, before load)
+  programHooks: false,
 };
 
-// The snapshot this drain entered last, while it is still what the drain's callbacks see.
-// Between two callbacks of a drain only enterWith can change the current stores: run(),
-// exit() and every async scope (nextTicks, promise jobs) restore what they found when they
-// end.  enterWith, in stores mode, goes through our wrapper, which clears this; so does the
-// end of each drain (its native callback's context ends with it).  A batch of one request's
-// callbacks then checks its stores once, not once a callback (getStore is not free).
-let enteredSnapshot = null;
+// ---------------------------------------------------------------- the resources
+
+// requireManualDestroy: a timer's resource is destroyed when the timer is done, as Node's are,
+// not when it is garbage collected
+const MANUAL_DESTROY = { requireManualDestroy: true };
+
+/* the async resource of one timer, as observable as the native handle it stands for */
+class TimerResource extends AsyncResource {
+  constructor(type, handle) {
+    super(type, MANUAL_DESTROY);
+    this.handle = handle;
+  }
+
+  // what open-handle tools (why-is-node-running, jest --detectOpenHandles) ask a Timeout
+  hasRef() {
+    return this.handle.hasRef();
+  }
+}
+
+/* the scope of code that runs as if from the top level; it keeps nothing alive */
+class RootScope extends AsyncResource {
+  hasRef() {
+    return false;
+  }
+}
+
+// Made at load, so it carries no store and no domain of any later code.  A callback scheduled
+// before tracking began runs in it, not in whatever context its drain's driver was made in.
+const rootScope = new RootScope('qtimers');
 
 // ---------------------------------------------------------------- learning the mode
 
-const storages = [];            // AsyncLocalStorage instances seen entering a store, in order
-const seenStorages = new WeakSet();
-const programHooks = new WeakSet();
 const restorers = [];
 
 function raiseMode(mode) {
   if (mode <= state.mode) return;
   state.mode = mode;
-  enteredSnapshot = null;
-  if (mode === RESOURCES) {
-    // AsyncResources carry everything: the wrappers have nothing left to learn
-    while (restorers.length > 0) restorers.pop()();
-    syncBuiltinESMExports();
-  }
+  dropWrappersIfDone();
 }
 
-/* carry full async context (AsyncResources) from now on */
+function noteProgramHook() {
+  state.programHooks = true;
+  raiseMode(RESOURCES);
+  dropWrappersIfDone();
+}
+
+// Nothing left to learn once resources are carried and program hooks are known to be on.
+function dropWrappersIfDone() {
+  if (state.mode !== RESOURCES || !state.programHooks) return;
+  while (restorers.length > 0) restorers.pop()();
+}
+
+/* carry full async context (AsyncResources) from now on; the default mode learns it itself */
 function trackAsyncContext() {
   raiseMode(RESOURCES);
 }
@@ -86,117 +117,49 @@ function wrap(target, name, makeWrapper) {
   });
 }
 
-function noteStorage(storage) {
-  if (seenStorages.has(storage)) return;
-  seenStorages.add(storage);
-  storages.push(storage);
-  raiseMode(STORES);
+// Already in use before we were loaded?  An enabled init hook stamps async ids on promises; a
+// domain may be active.  Which hook it is cannot be told, so it counts as the program's.
+if (Object.getOwnPropertySymbols(Promise.resolve()).length > 0 || proc.domain) {
+  state.programHooks = true;
+  state.mode = RESOURCES;
 }
 
-if (AsyncLocalStorage) {
-  for (const name of ['run', 'enterWith']) {
-    wrap(AsyncLocalStorage.prototype, name, (original) => function storageEntered() {
-      enteredSnapshot = null;
-      noteStorage(this);
-      return ReflectApply(original, this, arguments);
-    });
+// Node's own hook behind AsyncLocalStorage (before Node 24), found by entering a store of a
+// storage of our own: its enable() is the one called meanwhile.  Null where stores live in
+// async context frames, which no hook is involved in.
+let storageHook = null;
+let probing = false;
+
+if (!state.programHooks) {
+  // AsyncHook instances share one prototype; an inert hook reaches it.
+  wrap(Object.getPrototypeOf(asyncHooks.createHook({})), 'enable', (original) => function enable() {
+    if (probing) storageHook = this;
+    else if (this === storageHook) raiseMode(RESOURCES);   // the program's first store
+    else noteProgramHook();
+    return ReflectApply(original, this, arguments);
+  });
+  if (AsyncLocalStorage) {
+    const probe = new AsyncLocalStorage();
+    probing = true;
+    try {
+      probe.run(true, function probed() {});
+    } finally {
+      probing = false;
+      probe.disable();    // the storage hook goes off again if no store of the program's is on
+    }
+    // async context frames: a store entered before we loaded may be current in any callback
+    if (storageHook === null) raiseMode(RESOURCES);
   }
 }
-
-wrap(asyncHooks, 'createHook', (original) => function createHook() {
-  const hook = ReflectApply(original, this, arguments);
-  programHooks.add(hook);
-  return hook;
-});
-
-// AsyncHook instances share one prototype; an inert hook reaches it.
-wrap(Object.getPrototypeOf(asyncHooks.createHook({})), 'enable', (original) => function enable() {
-  if (programHooks.has(this)) raiseMode(RESOURCES);
-  return ReflectApply(original, this, arguments);
-});
-syncBuiltinESMExports();    // ESM importers of createHook get the wrapper too
-
-// Already in use before we were loaded?  An enabled init hook stamps async ids on promises.
-if (Object.getOwnPropertySymbols(Promise.resolve()).length > 0 || proc.domain) raiseMode(RESOURCES);
 
 // ---------------------------------------------------------------- capturing and running
 
-/* the stores a callback scheduled now must see, one value per storage known now */
-class StoreSnapshot {
-  constructor(count, value) {
-    this.count = count;
-    this.value = value;       // the store itself when count is 1, else an array of them
-  }
+/* the context to carry for `handle`, scheduled now (state.mode is not NONE) */
+function capture(type, handle) {
+  return new TimerResource(type, handle);
 }
 
-// The snapshot made last, reused while the stores are the same: a request's code usually
-// schedules several timers in one go, and a loop of setTimeouts in one store then makes one
-// snapshot, not one per timer.  Snapshots of the same stores are interchangeable, so when to
-// forget it is only a question of memory: a store must not be kept alive by the cache past
-// the synchronous section that made it.  Inside qtimers' drains (clock.inBatch) the scheduler
-// forgets it when the drain ends; anywhere else a microtask does, queued once per section (a
-// microtask per callback would cost more than the snapshot it saves: with a store active,
-// Node's queueMicrotask makes an async resource).
-let lastSnapshot = null;
-let forgetQueued = false;
-const queueMicrotask_ = require('./natives').queueMicrotask;
-
-function forgetSnapshotFromMicrotask() {
-  forgetQueued = false;
-  lastSnapshot = null;
-}
-
-/* forget the cached and the entered snapshot (the scheduler calls this when a drain ends) */
-function forgetSnapshot() {
-  lastSnapshot = null;
-  enteredSnapshot = null;
-}
-
-function remember(snapshot) {
-  lastSnapshot = snapshot;
-  if (!forgetQueued && !clock.inBatch) {
-    forgetQueued = true;
-    queueMicrotask_(forgetSnapshotFromMicrotask);
-  }
-  return snapshot;
-}
-
-/* the context to carry for a callback scheduled now (state.mode is not NONE) */
-function capture(type) {
-  if (state.mode === RESOURCES) return new AsyncResource(type, { requireManualDestroy: true });
-  const n = storages.length;
-  const last = lastSnapshot;
-  if (n === 1) {
-    const value = storages[0].getStore();
-    if (last !== null && last.count === 1 && last.value === value) return last;
-    return remember(new StoreSnapshot(1, value));
-  }
-  const values = new Array(n);
-  for (let i = 0; i < n; i++) values[i] = storages[i].getStore();
-  if (last !== null && last.count === n && sameValues(last.value, values)) return last;
-  return remember(new StoreSnapshot(n, values));
-}
-
-function sameValues(a, b) {
-  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/*
- * make a captured context current for the callback about to run, if it is a StoreSnapshot
- * (true); an AsyncResource cannot be entered without a scope (false: use callIn)
- */
-function enter(ctx) {
-  if (!(ctx instanceof StoreSnapshot)) return false;
-  if (ctx !== enteredSnapshot) {
-    enterStores(ctx);
-    // in resources mode the wrappers are gone, and nothing would clear it
-    if (state.mode === STORES) enteredSnapshot = ctx;
-  }
-  return true;
-}
-
-/* call fn with `thisArg` and `args` (an array or undefined) inside an AsyncResource's scope */
+/* call fn with `thisArg` and `args` (an array or undefined) inside its timer's resource */
 function callIn(ctx, fn, thisArg, args) {
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
@@ -209,69 +172,55 @@ function callIn(ctx, fn, thisArg, args) {
   return result;
 }
 
-// Stores are entered with enterWith(), not run(): the scheduler's drains run every callback
-// from one native callback, whose context Node restores when it returns, so a store entered
-// here lasts exactly until the next callback enters its own.  Consecutive callbacks with the
-// same stores (the common case: one request's timers) enter nothing at all.
-let storesEntered = false;
-
-function enterStores(ctx) {
-  if (ctx.count === 1 && storages.length === 1) {
-    const storage = storages[0];
-    const value = ctx.value;
-    if (storage.getStore() !== value) {
-      storage.enterWith(value);
-      storesEntered = true;
-    }
-    return;
-  }
-  const values = ctx.count === 1 ? [ctx.value] : ctx.value;
-  for (let i = 0; i < values.length; i++) {
-    const storage = storages[i];
-    if (storage.getStore() !== values[i]) {
-      storage.enterWith(values[i]);
-      storesEntered = true;
-    }
-  }
-  // storages first used after this callback was scheduled: as Node, no store for them
-  for (let i = values.length; i < storages.length; i++) {
-    if (storages[i].getStore() !== undefined) {
-      storages[i].enterWith(undefined);
-      storesEntered = true;
-    }
-  }
-}
-
 /*
- * call fn for a callback that carries no context (scheduled before any store was entered):
- * once stores have been entered by a drain, it runs from the top-level context instead
+ * call fn for a callback that carries no context (scheduled before tracking began): it runs as
+ * if from the top level, not in the context its drain's driver was made in
  */
 function callWithoutContext(fn, thisArg, args) {
-  if (!storesEntered) return args === undefined ? ReflectApply(fn, thisArg, EMPTY) : ReflectApply(fn, thisArg, args);
   return rootScope.runInAsyncScope(ReflectApply, null, fn, thisArg, args === undefined ? EMPTY : args);
 }
 
+/* the timer is done with its context: hooks see it destroyed, as a native timer's */
 function release(ctx) {
-  if (!(ctx instanceof StoreSnapshot)) ctx.emitDestroy();
+  ctx.emitDestroy();
 }
 
-// The scope qtimers' own native drivers are created in.  A driver is created by whatever code
-// happens to schedule first; were it created in that code's context, every callback without a
-// context of its own (made before tracking began) would run in it, and Node would even route a
-// throw to that code's domain.  Made at load, so it carries no store and no domain.
-const rootScope = new AsyncResource('qtimers');
+// ---------------------------------------------------------------- qtimers' own drivers
 
-/* fn(arg) called as if from the top level: no store, no async parent, no active domain */
+function returnFalse() {
+  return false;
+}
+
+/*
+ * fn(arg) called as if from the top level: no store, no async parent, no active domain.  While
+ * a program's hook may watch, no scope is entered (a hook-based context manager would see a
+ * before/after of a resource it never saw created, in the middle of the program's code, and
+ * lose its place); the driver is then made in the current context, and every callback runs in
+ * a scope of its own anyway.
+ */
 function callAtRoot(fn, arg) {
   const domain = proc.domain;
   if (domain) proc.domain = null;   // a domain's init hook adopts whatever process.domain is
   try {
-    return rootScope.runInAsyncScope(fn, null, arg);
+    return state.programHooks ? fn(arg) : rootScope.runInAsyncScope(fn, null, arg);
   } finally {
     if (domain) proc.domain = domain;
   }
 }
 
+/*
+ * make (or re-arm, for a native timer that may have fired) one of qtimers' native drivers:
+ * create(arg) at the top level, and the driver it made or re-armed is hidden from open-handle
+ * tools (its hasRef() answers false; the process is kept alive by its ref count, which Node
+ * reads, not by hasRef()): the timers it runs are listed themselves, by their resources
+ */
+function makeDriver(create, arg) {
+  const made = callAtRoot(create, arg);
+  const driver = made !== undefined ? made : arg;
+  driver.hasRef = returnFalse;
+  return made;
+}
+
 module.exports = {
-  state, trackAsyncContext, capture, enter, callIn, callWithoutContext, release, callAtRoot, forgetSnapshot,
+  state, trackAsyncContext, capture, callIn, callWithoutContext, release, callAtRoot, makeDriver,
 };

@@ -109,9 +109,9 @@ let drainingImmediates = false;
 // (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
 let preQueued = 0;
 
-// Native timers for our own use, made outside any user's async context (see context.callAtRoot).
+// Native timers for our own use, made outside any user's async context (see context.makeDriver).
 function nativeImmediate(fn) {
-  return contextState.mode !== 0 ? context.callAtRoot(nativeSetImmediate, fn) : nativeSetImmediate(fn);
+  return contextState.mode !== 0 ? context.makeDriver(nativeSetImmediate, fn) : nativeSetImmediate(fn);
 }
 
 function scheduleImmediateDriver() {
@@ -277,13 +277,12 @@ function runTimeoutWithExtras(timer, f) {
 }
 
 /*
- * the context part of both: true when the caller is to call the callback (its stores, if any,
- * are current now); false when it had to be called here, inside an AsyncResource's scope or,
- * for a callback without a context once stores are in use, the top-level one
+ * the context part of both: true when the caller is to call the callback (it carries no context
+ * and none is tracked); false when it had to be called here, inside its timer's AsyncResource
+ * or, for a callback scheduled before tracking began, the top-level scope
  */
 function readyToCall(handle, fn, args, f) {
   if (f & CONTEXT) {
-    if (context.enter(handle._asyncContext)) return true;
     context.callIn(handle._asyncContext, fn, handle, args);
     return false;
   }
@@ -321,14 +320,14 @@ function armTimeoutDriver(expiry) {
   armedExpiry = wantedExpiry = expiry;
   if (timeoutDriver !== null) {
     if (delay === timeoutDriverDelay) {
-      if (contextState.mode !== 0) context.callAtRoot(refreshNative, timeoutDriver);
+      if (contextState.mode !== 0) context.makeDriver(refreshNative, timeoutDriver);
       else timeoutDriver.refresh();
       return;
     }
     nativeClearTimeout(timeoutDriver);
   }
   nextDriverDelay = delay;
-  timeoutDriver = contextState.mode !== 0 ? context.callAtRoot(newTimeoutDriver) : newTimeoutDriver();
+  timeoutDriver = contextState.mode !== 0 ? context.makeDriver(newTimeoutDriver) : newTimeoutDriver();
   timeoutDriverDelay = delay;
   timeoutDriverRefed = true;
   if (refedTimeouts === 0) {
@@ -410,7 +409,7 @@ function refreshTimeout(timer) {
     if (contextState.mode !== 0) {
       // the context current now, as Node gives a revived timer; a timer made before contexts
       // were tracked gets the field as its own (a rare second shape, only on this path)
-      timer._asyncContext = context.capture('Timeout');
+      timer._asyncContext = context.capture('Timeout', timer);
       timer._flags |= CONTEXT | EXTRA;
     }
   }
@@ -505,7 +504,9 @@ function drainTimeouts(now) {
       // nextTick queued now, ahead of the handler's; it decides by the same reading.
       continuation = true;
       resumeNow = now;
-      nextTick(resumeTimeouts);
+      // queued from the top level: not in the domain the throw left active for Node's handler
+      if (contextState.mode !== 0) context.callAtRoot(nextTick, resumeTimeouts);
+      else nextTick(resumeTimeouts);
     }
     endDrain();
   }
@@ -514,7 +515,6 @@ function drainTimeouts(now) {
 /* the end of either drain: settle while the clock is still ours, then hand it back */
 function endDrain() {
   if (unsettled) settle();
-  if (contextState.mode !== 0) context.forgetSnapshot();
   clock.drainEnded();
 }
 

@@ -96,12 +96,11 @@ function restOf(argumentsObject, from) {
 
 /* a timeout with arguments (an array, or undefined) and/or the async context current now */
 function withExtras(callback, after, flags, args) {
-  let ctx = null;
-  if (contextState.mode !== 0) {
-    ctx = context.capture('Timeout');
-    flags |= CONTEXT;
-  }
-  return new TimeoutWithExtras(callback, after, flags, args, ctx);
+  if (contextState.mode === 0) return new TimeoutWithExtras(callback, after, flags, args, null);
+  // the context is the timer's own async resource, which answers hasRef() from the timer
+  const timer = new TimeoutWithExtras(callback, after, flags | CONTEXT, args, null);
+  timer._asyncContext = context.capture('Timeout', timer);
+  return timer;
 }
 
 function clearTimeout(timer) {
@@ -128,13 +127,9 @@ function setImmediate(callback, arg1, arg2, arg3) {
     imm = new Immediate(callback, REFED);
   } else {
     const args = n <= 1 ? undefined : n === 2 ? [arg1] : n === 3 ? [arg1, arg2] : n === 4 ? [arg1, arg2, arg3] : restOf(arguments, 1);
-    let flags = REFED;
-    let ctx = null;
-    if (contextState.mode !== 0) {
-      ctx = context.capture('Immediate');
-      flags |= CONTEXT;
-    }
-    imm = new ImmediateWithExtras(callback, flags, args, ctx);
+    const tracked = contextState.mode !== 0;
+    imm = new ImmediateWithExtras(callback, tracked ? REFED | CONTEXT : REFED, args, null);
+    if (tracked) imm._asyncContext = context.capture('Immediate', imm);
   }
   scheduler.addImmediate(imm);
   return imm;

@@ -14,6 +14,16 @@ function both(t, source) {
   return ours.json;
 }
 
+/* natively, and with qtimers loaded by the program itself where it reads LATE_LOAD */
+function lateLoad(t, source) {
+  const native = runJson(source, { qtimers: false });
+  const ours = runJson(source, { qtimers: false, env: { LATE_LOAD: '1' } });
+  t.equal(native.status, 0, native.stderr);
+  t.equal(ours.status, 0, ours.stderr);
+  t.deepEqual(ours.json, native.json);
+  return ours.json;
+}
+
 module.exports = {
   'AsyncLocalStorage: each callback sees the store current when it was scheduled': function(t) {
     const seen = both(t, `
@@ -191,6 +201,77 @@ module.exports = {
         setImmediate(() => { throw new Error('from immediate'); });
       });
       setTimeout(() => log.push('outside domain: ' + (process.domain == null)), 5);
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.done();
+  },
+
+  // Node 20's AsyncLocalStorage keeps stores on async resources, Node 24's in async context
+  // frames, and the two differ here; qtimers must follow the Node it runs on.
+  'AsyncLocalStorage: disable(), enterWith() inside an interval, exit(), as this Node does': function(t) {
+    both(t, `
+      const { AsyncLocalStorage } = require('async_hooks');
+      const log = [];
+      const a = new AsyncLocalStorage();
+      a.run('pending', () => setTimeout(() => log.push('disabled-before-run:' + a.getStore()), 5));
+      a.disable();
+      const b = new AsyncLocalStorage();
+      b.run('initial', () => {
+        let n = 0;
+        const iv = setInterval(() => {
+          log.push('interval tick ' + n + ':' + b.getStore());
+          b.enterWith('set-in-tick-' + n);
+          if (++n === 3) clearInterval(iv);
+        }, 1);
+        b.exit(() => setImmediate(() => log.push('made-in-exit:' + b.getStore())));
+      });
+      const c = new AsyncLocalStorage();
+      c.run('c1', () => setTimeout(() => { c.disable(); setImmediate(() => log.push('after-disable-in-callback:' + c.getStore())); }, 1));
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.done();
+  },
+
+  'a store entered before qtimers loads, with no call to trackAsyncContext()': function(t) {
+    const source = `
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const log = [];
+      const see = (what) => log.push(what + ':' + als.getStore());
+      // a continuation made in the store before qtimers loads, that schedules after
+      als.run('continuation', () => setTimeout(() => {
+        setTimeout(() => see('timeout-from-continuation'), 1);
+        setImmediate(() => see('immediate-from-continuation'));
+      }, 5));
+      als.run('outer', () => {
+        LOAD()
+        setTimeout(() => see('timeout'), 1);
+        setImmediate(() => see('immediate'));
+        setInterval(function () { see('interval'); clearInterval(this); }, 1);
+      });
+      setImmediate(() => see('outside'));
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `;
+    const native = runJson(source.replace('LOAD()', ''), { qtimers: false });
+    const ours = runJson(source.replace('LOAD()', 'require(ROOT);'), { qtimers: false });
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.deepEqual(ours.json, native.json);
+    t.ok(native.json.includes('immediate-from-continuation:continuation'), JSON.stringify(native.json));
+    t.done();
+  },
+
+  'a store entered before qtimers loads, qtimers loaded in a later callback': function(t) {
+    lateLoad(t, `
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const log = [];
+      als.enterWith('entered-at-top');
+      setTimeout(() => {
+        if (process.env.LATE_LOAD) require(ROOT);
+        setTimeout(() => log.push('timeout:' + als.getStore()), 1);
+        setImmediate(() => log.push('immediate:' + als.getStore()));
+      }, 1);
       process.on('exit', () => console.log(JSON.stringify(log.sort())));
     `);
     t.done();
