@@ -9,7 +9,10 @@
  * qtimers/native ratio is what gets summarized (median over rounds).
  *
  * Prints one table, and writes it to benchmark/results/table.md together with an SVG
- * bar chart in benchmark/results/chart.svg for the README.
+ * bar chart in benchmark/results/chart.svg for the README.  Those two files are only ever
+ * replaced by a full run of every scenario: --quick (one short round, whose numbers are
+ * indicative only) writes its own to benchmark/results/quick/, which git ignores, and says
+ * so before it starts and under its table.
  */
 
 'use strict';
@@ -25,6 +28,15 @@ var ROOT = path.resolve(__dirname, '..');
 var QTIMERS = path.join(ROOT, 'index.js');
 var FLOOR = path.join(__dirname, 'floor-install.js');     // the floor's mode (floor.js)
 var RESULTS_DIR = path.join(__dirname, 'results');
+var QUICK_RESULTS_DIR = path.join(RESULTS_DIR, 'quick');
+// What a --quick run of every scenario takes on an idle 2-core machine (31 s measured on Node 20:
+// 13 s of fixed wall-clock windows, the rest 25 s of CPU in 64 processes, one at a time).  Other
+// work on the machine stretches the CPU part (3 minutes at a load average of 10), so --help
+// states the idle time, and a run that took much longer says so, since the same load that
+// slowed it also moved its numbers.
+var QUICK_SECONDS = 30;
+var QUICK_CAVEAT = '--quick: one short round of each scenario on this machine, so these numbers are indicative only ' +
+    '(a row can move by 2x from one run to the next on a shared machine); `npm run bench` measures several full rounds.';
 var FAMILIES = ['basics', 'primitives', 'cpu', 'server', 'timeouts', 'memory', 'scaling'];
 
 var HELP = [
@@ -33,13 +45,16 @@ var HELP = [
     'Runs each scenario natively and with qtimers preloaded, in fresh processes, alternating,',
     'and prints native rate, qtimers rate and speedup (median over rounds).',
     '',
-    '  --quick         every scenario once, shorter timings (under a minute in all)',
+    '  --quick         every scenario once, shorter timings: about ' + QUICK_SECONDS + ' s on an idle 2-core machine,',
+    '                  longer on a busy one; its numbers are indicative only and go to',
+    '                  benchmark/results/quick/, not to the committed results',
     '  --rounds N      how many native+qtimers rounds to run (default 3, 1 with --quick)',
     '  --only REGEX    only the scenarios whose id or label matches, e.g. --only "^cpu/"',
     '  --node PATH     run the scenarios with this node binary (default: ' + process.execPath + ')',
     '  --depth N       set setImmediate.maxTickDepth = N in the qtimers runs (0 = node semantics)',
     '  --als           run every scenario with an AsyncLocalStorage store active',
-    '  --no-chart      do not write benchmark/results/chart.svg (runs with --only write nothing)',
+    '  --no-chart      write table.md only, not chart.svg (a full run writes both to benchmark/results/,',
+    '                  a run with --only and without --quick writes neither)',
     '  --list          list the scenario ids and exit',
     '  --help          this text',
 ].join('\n');
@@ -257,7 +272,7 @@ function nsPerCallback( cpuPercent, callbacksPerSecond ) {
     return (cpuPercent / 100 / callbacksPerSecond * 1e9).toFixed(0) + ' ns';
 }
 
-function notes( rows ) {
+function notes( rows, opts ) {
     var list = [
         'speedup = qtimers / native, median of the per-round ratios (range over rounds in parentheses); > 1 means qtimers is better.',
         '* lower is better (CPU %, bytes): there speedup = native / qtimers, so > 1 still means qtimers is better.',
@@ -287,6 +302,8 @@ function notes( rows ) {
     });
     var scaling = scalingNote(rows);
     if (scaling) list.push(scaling);
+    // last, where a reader of the table looks after the rows
+    if (opts.quick) list.push(QUICK_CAVEAT);
     return list;
 }
 
@@ -311,7 +328,7 @@ function printTable( rows, info, opts ) {
             formatCell(row.native, row.scenario.unit), formatCell(row.qtimers, row.scenario.unit), formatSpeedup(row)));
     });
     console.log('');
-    notes(rows).forEach(function(note) { console.log(note) });
+    notes(rows, opts).forEach(function(note) { console.log(note) });
 }
 
 function markdownTable( rows, info, opts ) {
@@ -326,7 +343,7 @@ function markdownTable( rows, info, opts ) {
             formatCell(row.qtimers, row.scenario.unit), formatSpeedup(row)].join(' | ') + ' |');
     });
     lines.push('');
-    notes(rows).forEach(function(note) { lines.push(note.replace(/^\*/, '\\*') + '  ') });
+    notes(rows, opts).forEach(function(note) { lines.push(note.replace(/^\*/, '\\*') + '  ') });
     return lines.join('\n') + '\n';
 }
 
@@ -347,29 +364,37 @@ function main( ) {
         modes = ['native'];
     }
     console.log('%s: %d scenarios x %d modes x %d rounds', describeRun(info, opts), scenarios.length, modes.length, opts.rounds);
+    if (opts.quick) console.log(QUICK_CAVEAT + '\n');
 
     var started = Date.now();
     var rows = runAll(scenarios, modes, opts);
     printTable(rows, info, opts);
 
-    // The files are what the README shows: only a run of every scenario replaces them.
+    // The files in results/ are what the README shows: only a full run of every scenario replaces
+    // them.  A quick run's go where git does not look, whatever it ran.
+    var resultsDir = opts.quick ? QUICK_RESULTS_DIR : RESULTS_DIR;
     var written = [];
-    if (opts.only) {
+    if (opts.only && !opts.quick) {
         console.log('--only: results/ left as it was');
     } else {
-        fs.mkdirSync(RESULTS_DIR, { recursive: true });
-        fs.writeFileSync(path.join(RESULTS_DIR, 'table.md'), markdownTable(rows, info, opts));
-        written.push('results/table.md');
+        fs.mkdirSync(resultsDir, { recursive: true });
+        fs.writeFileSync(path.join(resultsDir, 'table.md'), markdownTable(rows, info, opts));
+        written.push('table.md');
+        if (opts.chart) {
+            fs.writeFileSync(path.join(resultsDir, 'chart.svg'), chart.render(rows, {
+                title: 'qtimers vs native timers, ' + info.node + (opts.quick ? ' (--quick: indicative only)' : ''),
+                subtitle: describeMachine(info, opts),
+            }));
+            written.push('chart.svg');
+        }
+        console.log('wrote %s in %s', written.join(', '), path.relative(ROOT, resultsDir) + path.sep);
     }
-    if (opts.chart && !opts.only) {
-        fs.writeFileSync(path.join(RESULTS_DIR, 'chart.svg'), chart.render(rows, {
-            title: 'qtimers vs native timers, ' + info.node,
-            subtitle: describeMachine(info, opts),
-        }));
-        written.push('results/chart.svg');
+    var seconds = (Date.now() - started) / 1000;
+    console.log('total %s s', seconds.toFixed(1));
+    if (opts.quick && !opts.only && seconds > 1.5 * QUICK_SECONDS) {
+        console.log('--quick took longer than the %d s it takes on an idle machine: this one was busy, ' +
+            'which also moved the numbers above', QUICK_SECONDS);
     }
-    if (written.length) console.log('wrote %s in benchmark/', written.join(', '));
-    console.log('total %s s', ((Date.now() - started) / 1000).toFixed(1));
 
     var failed = rows.filter(function(row) { return row.errors.length || row.warnings.length });
     if (failed.length) {

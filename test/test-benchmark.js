@@ -1,12 +1,15 @@
 'use strict';
 // The benchmark's scenario tables: what `npm run bench` hands each child process.  Timings are
-// not tested here (no timed assertions); the options that decide what a row measures are.
+// not tested here (no timed assertions); the options that decide what a row measures are, and
+// what a --quick run says about its numbers and where it puts them (one half-second row).
 
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 
 const scenariosDir = path.join(__dirname, '..', 'benchmark', 'scenarios');
+const resultsDir = path.join(__dirname, '..', 'benchmark', 'results');
+const runJs = path.join(__dirname, '..', 'benchmark', 'run.js');
 const families = fs.readdirSync(scenariosDir).filter((f) => f.endsWith('.js'));
 
 function rows() {
@@ -38,8 +41,41 @@ module.exports = {
   },
 
   'run.js lists every scenario of every family': function(t) {
-    const out = execFileSync(process.execPath, [path.join(__dirname, '..', 'benchmark', 'run.js'), '--list'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [runJs, '--list'], { encoding: 'utf8' });
     for (const { id } of rows()) t.ok(out.includes(id), id + ' in --list');
+    t.done();
+  },
+
+  // A quick run is one short round on whatever else the machine is doing: its numbers must say
+  // so where they are read, and must never replace the measured results the README shows.
+  'bench --quick calls its numbers indicative, before and under its table, and writes them apart from the committed results': function(t) {
+    const committed = ['table.md', 'chart.svg'].map((name) => path.join(resultsDir, name));
+    const before = committed.map(contents);
+    const quickTable = path.join(resultsDir, 'quick', 'table.md');
+    const startedMs = Date.now();
+    // one row of about half a second a mode; the watchdog fails the test rather than hang it
+    const out = execFileSync(process.execPath, [runJs, '--quick', '--only', '^basics/immediate-0$', '--no-chart'],
+      { encoding: 'utf8', timeout: 60000, killSignal: 'SIGKILL' });
+    const lines = out.split('\n');
+    const firstRow = lines.findIndex((line) => /\[1\/1\] basics\/immediate-0 /.test(line));
+    const tableEnd = lines.findIndex((line) => /^speedup = /.test(line));
+    const caveats = lines.map((line, i) => (/indicative only/.test(line) ? i : -1)).filter((i) => i >= 0);
+    t.ok(firstRow > 0 && tableEnd > firstRow, 'progress row and table footer found:\n' + out);
+    t.ok(caveats.some((i) => i < firstRow), 'the caveat comes before the first measurement:\n' + out);
+    t.ok(caveats.some((i) => i > tableEnd), 'the caveat is in the table\'s footer:\n' + out);
+    t.deepEqual(committed.map(contents), before, 'benchmark/results/table.md and chart.svg are untouched');
+    t.ok(fs.statSync(quickTable).mtimeMs >= startedMs - 1000, 'the quick table is written to benchmark/results/quick/');
+    const written = fs.readFileSync(quickTable, 'utf8');
+    t.ok(/--quick/.test(written) && /indicative only/.test(written), 'the written table carries the caveat:\n' + written);
+    t.ok(/basics\/immediate-0|set\+clear setImmediate, 0 args/.test(written), 'and the row that ran');
+    t.done();
+  },
+
+  'bench --help gives --quick\'s time and says where its results go': function(t) {
+    const help = execFileSync(process.execPath, [runJs, '--help'], { encoding: 'utf8' });
+    const quick = help.slice(help.indexOf('--quick'), help.indexOf('--rounds'));
+    t.ok(/about \d+ s\b/.test(quick), quick);
+    t.ok(/indicative only/.test(quick) && /benchmark\/results\/quick\//.test(quick), quick);
     t.done();
   },
 
@@ -75,6 +111,10 @@ module.exports = {
 };
 
 const nativeSetTimeout = require('timers').setTimeout;
+
+function contents(file) {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+}
 
 function runFloor(floor) {
   const log = { immediates: [], timeouts: [] };
