@@ -1,0 +1,76 @@
+/*
+ * async: async.js (v3) pipelines over many items with synchronous workers, as the library's
+ * users write them: async.eachLimit over a batch of items, and an async.queue fed the same
+ * items, alternating; each worker does a little synchronous work and calls back at once.
+ *
+ * async v3 defers its own callbacks (async.queue's processing, async.setImmediate,
+ * ensureAsync) with queueMicrotask where that exists, which it does on every supported Node:
+ * this is the row that shows what qtimers does to a program whose timers library is not on
+ * the hot path.  async-immediate.js is the same pipeline whose workers call back through
+ * setImmediate, the usual way to keep a synchronous worker from growing the stack.
+ * Figure: items per CPU-second (see job-queue.js for why CPU-seconds).
+ * It must never change the pipeline between the two files except how a worker calls back.
+ */
+'use strict';
+
+const async = require('async');
+
+const BATCH = 2000;
+const LIMIT = 16;
+
+module.exports = {
+  title: 'async.js pipelines',
+  describe: 'async.eachLimit (limit 16) and async.queue (concurrency 16), synchronous workers',
+  metrics: [
+    { key: 'itemsPerCpuSecond', label: 'items per CPU-second', unit: 'items/cpu-s', better: 'higher' },
+  ],
+  sizes: {
+    full: { warmupMs: 1500, windowMs: 4000 },
+    quick: { warmupMs: 500, windowMs: 1500 },
+    smoke: { warmupMs: 50, windowMs: 150 },
+  },
+  run(size, meter, done) {
+    pipeline(meter, done, function callBack(callback) { callback(); });
+  },
+  pipeline,
+};
+
+/* the shared pipeline; `callBack(callback)` is how a worker finishes */
+function pipeline(meter, done, callBack) {
+  const items = [];
+  for (let i = 0; i < BATCH; i++) items.push({ id: i, value: i * 7 });
+  let checksum = 0;
+  function work(item) {
+    let x = item.value;
+    for (let i = 0; i < 8; i++) x = (x * 31 + i) | 0;
+    checksum = (checksum + x) | 0;
+  }
+  function iteratee(item, callback) {
+    work(item);
+    callBack(callback);
+  }
+  const queue = async.queue(iteratee, LIMIT);
+
+  function viaEachLimit(next) {
+    async.eachLimit(items, LIMIT, iteratee, next);
+  }
+  function viaQueue(next) {
+    queue.push(items);
+    queue.drain(next);
+  }
+
+  let round = 0;
+  function nextBatch(err) {
+    if (err) throw err;
+    if (round > 0 && meter.count(BATCH)) {
+      const m = meter.result;
+      return done({ itemsPerCpuSecond: m.units / m.cpuSeconds },
+        { itemsPerSecond: m.units / m.wallSeconds, checksum });
+    }
+    // one event-loop turn between batches, as between two requests; the batch's own
+    // deferrals are the library's and the worker's
+    const run = round++ % 2 === 0 ? viaEachLimit : viaQueue;
+    setImmediate(run, nextBatch);
+  }
+  nextBatch();
+}

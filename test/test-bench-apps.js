@@ -1,0 +1,169 @@
+'use strict';
+// `npm run bench:apps` (benchmark/apps/): every workload runs, for a fraction of a second, natively
+// and with qtimers, and reports sane positive figures; the options parse as --help says; the CPU
+// share of Node's timers is computed as its definition says.  Nothing here times anything or
+// writes results (the results files are checked untouched).
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { twoAtATime, PRELOAD, ROOT } = require('./helpers/child');
+
+const APPS = path.join(ROOT, 'benchmark', 'apps');
+const run = require('../benchmark/apps/run');
+const { ORDER, load } = require('../benchmark/apps/child');
+const { timerShare } = require('../benchmark/apps/profile');
+const RESULT_FILES = ['apps.md', 'apps.svg', 'quick/apps.md', 'quick/apps.svg'].map((f) => path.join(ROOT, 'benchmark', 'results', f));
+
+function stamps() {
+  return RESULT_FILES.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : null));
+}
+
+// runChild is synchronous; two children at a time need their own processes, so each pair of
+// runs of one workload is one small node process calling runChild
+function runBothModes(name, done) {
+  const script = `const run = require(${JSON.stringify(path.join(APPS, 'run.js'))});
+    const options = { node: process.execPath, qtimers: ${JSON.stringify(PRELOAD)} };
+    console.log(JSON.stringify({ native: run.runChild(${JSON.stringify(name)}, 'native', 'smoke', options),
+      qtimers: run.runChild(${JSON.stringify(name)}, 'qtimers', 'smoke', options) }));`;
+  const child = require('child_process').spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { err += d; });
+  // the watchdog over both runs (each child also has its own, in runChild)
+  const watchdog = setTimeout(() => child.kill('SIGKILL'), 60000);
+  child.on('close', (code) => {
+    clearTimeout(watchdog);
+    let parsed = null;
+    try { parsed = JSON.parse(out.trim().split('\n').pop()); } catch (e) { /* reported below */ }
+    done(parsed, code, err);
+  });
+}
+
+// The children run in before(), which qnit does not time out (each has its own watchdog); the
+// tests look at what they reported.
+const outcomes = {};
+const cli = {};
+let profiled = null;
+let stampsBefore = null;
+
+function runCli(args) {
+  return spawnSync(process.execPath, [path.join(APPS, 'run.js')].concat(args), { encoding: 'utf8', timeout: 20000 });
+}
+
+module.exports = {
+  before: function(done) {
+    stampsBefore = stamps();
+    twoAtATime(ORDER.concat('profile'), (name, finished) => {
+      if (name === 'profile') {
+        // async-immediate's workers call back through setImmediate: the timers are a visible share
+        const options = { node: process.execPath, qtimers: PRELOAD };
+        profiled = run.profileShare('async-immediate', 'smoke', options, run.checkEnvironment(options));
+        cli.help = runCli(['--help']);
+        cli.unknown = runCli(['--only', 'nope']);
+        cli.badNode = runCli(['--only', 'yielding', '--node', path.join(os.tmpdir(), 'no-such-node')]);
+        return finished();
+      }
+      runBothModes(name, (parsed, code, err) => {
+        outcomes[name] = { parsed, code, err };
+        finished();
+      });
+    }, done);
+  },
+
+  'every workload runs natively and with qtimers and reports positive figures': function(t) {
+    for (const name of ORDER) {
+      const { parsed, code, err } = outcomes[name];
+      t.equal(code, 0, name + ': runner exit code; ' + err);
+      t.ok(parsed, name + ': runner output');
+      if (!parsed) continue;
+      for (const mode of ['native', 'qtimers']) {
+        const result = parsed[mode];
+        t.ok(!result.error, name + ' ' + mode + ': ' + result.error);
+        if (result.error) continue;
+        for (const metric of load(name).metrics) {
+          const value = result.metrics[metric.key];
+          t.ok(typeof value === 'number' && isFinite(value) && value > 0, name + ' ' + mode + ' ' + metric.key + ' = ' + value);
+        }
+        t.ok(result.units > 0, name + ' ' + mode + ': units of work in the window ' + result.units);
+        t.ok(result.cpuSeconds > 0 && result.wallSeconds > 0, name + ' ' + mode + ': window measured');
+        t.ok(result.windowUs[1] > result.windowUs[0], name + ' ' + mode + ': window on the clock');
+      }
+    }
+    t.done();
+  },
+
+  'nothing was written to the results': function(t) {
+    t.deepEqual(stamps(), stampsBefore);
+    t.done();
+  },
+
+  'the profiled native run gives a share of Node\'s timers between 0 and 1': function(t) {
+    t.ok(!profiled.error, profiled.error);
+    t.ok(profiled.share > 0 && profiled.share < 1, 'share ' + profiled.share);
+    t.ok(profiled.busySamples > 10, 'samples ' + profiled.busySamples);
+    t.done();
+  },
+
+  'the share counts node-internal code under a timers frame, up to the first user frame': function(t) {
+    // (root) > processTimers (timers) > listOnTimeout (timers) > userCallback (file) > helper (node:util)
+    //        > (idle); (root) > main (file) > setTimeout (node:timers) > insert (node:internal/timers) > now (native)
+    const frame = (id, functionName, url, children) => ({ id, callFrame: { functionName, url }, children: children || [] });
+    const profile = {
+      nodes: [
+        frame(1, '(root)', '', [2, 6, 7, 8]),
+        frame(2, 'processTimers', 'node:internal/timers', [3]),
+        frame(3, 'listOnTimeout', 'node:internal/timers', [4]),
+        frame(4, 'userCallback', 'file:///app.js', [5]),
+        frame(5, 'inspect', 'node:internal/util/inspect'),
+        frame(6, '(idle)', ''),
+        frame(7, 'main', 'file:///app.js', [9]),
+        frame(8, '(garbage collector)', ''),
+        frame(9, 'setTimeout', 'node:timers', [10]),
+        frame(10, 'insert', 'node:internal/timers', [11]),
+        frame(11, 'getLibuvNow', ''),
+      ],
+      startTime: 1000,
+      // timers: 2, 3, 10, 11; not: 4, 5, 7, 8; idle: 6 (left out); the last one is outside the window
+      samples: [2, 3, 4, 5, 6, 7, 8, 10, 11, 6, 2],
+      timeDeltas: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100],
+    };
+    const inWindow = timerShare(profile, [1000, 1010]);
+    t.equal(inWindow.busySamples, 8);
+    t.equal(inWindow.timerSamples, 4);
+    t.equal(inWindow.idleSamples, 2);
+    t.equal(inWindow.share, 0.5);
+    t.equal(timerShare(profile, null).timerSamples, 5, 'without a window every sample counts');
+    t.done();
+  },
+
+  'options parse as --help says, and bad ones are usage errors': function(t) {
+    const defaults = run.parseArgs([]);
+    t.equal(defaults.quick, false);
+    t.equal(defaults.rounds, 3);
+    t.equal(defaults.size, 'full');
+    t.deepEqual(defaults.workloads, ORDER);
+    const quick = run.parseArgs(['--quick']);
+    t.equal(quick.rounds, 1);
+    t.equal(quick.size, 'quick');
+    const some = run.parseArgs(['--only', 'ttl-cache,http', '--rounds', '5', '--node', '/usr/bin/node']);
+    t.deepEqual(some.workloads, ['http', 'ttl-cache'], 'in table order');
+    t.equal(some.rounds, 5);
+    t.equal(some.node, '/usr/bin/node');
+    for (const bad of [['--rounds', '0'], ['--rounds', '1.5'], ['--rounds'], ['--only', 'nope'], ['--only', ''],
+      ['--node'], ['--bogus']]) {
+      t.throws(() => run.parseArgs(bad), run.UsageError, JSON.stringify(bad));
+    }
+    for (const name of ORDER) t.ok(run.HELP.includes(name), '--help names ' + name);
+    for (const option of ['--quick', '--rounds', '--only', '--node', '--help']) t.ok(run.HELP.includes(option), '--help has ' + option);
+
+    t.equal(cli.help.status, 0);
+    t.equal(cli.help.stdout.trim(), run.HELP);
+    t.equal(cli.unknown.status, 2);
+    t.ok(/--only: unknown workload nope/.test(cli.unknown.stderr), cli.unknown.stderr);
+    t.equal(cli.badNode.status, 2, 'a node that cannot run is a usage error: ' + cli.badNode.stderr);
+    t.done();
+  },
+};
