@@ -65,7 +65,7 @@ module.exports = {
       setImmediate(() => order.push('immediate'));
       setTimeout(() => order.push('timeout'), 30);   // well after the interval, even on a loaded machine
       const interval = setInterval(() => { order.push('interval'); clearInterval(interval); }, 1);
-      require('timers/promises').setTimeout(5, 'promise').then((v) => {
+      require('timers/promises').setTimeout(60, 'promise').then((v) => {
         order.push(v);
         parentPort.postMessage(order);
       });
