@@ -1,19 +1,7 @@
-// Type declarations for qtimers as an ES module: `import qtimers from 'qtimers'` (and from
-// 'qtimers/standalone') gives the API object, and its members are named exports too.
-import qtimers from './index.js';
+// Type declarations for `import ... from 'qtimers'` (and 'qtimers/install', 'qtimers/register'):
+// the API of standalone.d.mts, default and named exports, plus what installing adds to the
+// globals (global.d.ts).
+import './global.js';
 
-export default qtimers;
-export import Timeout = qtimers.Timeout;
-export import Immediate = qtimers.Immediate;
-export import InstallOptions = qtimers.InstallOptions;
-export import install = qtimers.install;
-export import uninstall = qtimers.uninstall;
-export import isInstalled = qtimers.isInstalled;
-export import setImmediate = qtimers.setImmediate;
-export import clearImmediate = qtimers.clearImmediate;
-export import setTimeout = qtimers.setTimeout;
-export import clearTimeout = qtimers.clearTimeout;
-export import setInterval = qtimers.setInterval;
-export import clearInterval = qtimers.clearInterval;
-export import currentTimestamp = qtimers.currentTimestamp;
-export import trackAsyncContext = qtimers.trackAsyncContext;
+export * from './standalone.mjs';
+export { default } from './standalone.mjs';

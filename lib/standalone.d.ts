@@ -1,0 +1,109 @@
+// Type declarations for the qtimers API as CommonJS: require('qtimers/standalone') gives this
+// object, and so do require('qtimers'), 'qtimers/install' and 'qtimers/register' (index.d.ts,
+// which also types what installing adds to the globals).  The functions are typed as @types/node
+// types Node's own, and their handles are Node's NodeJS.Timeout and NodeJS.Immediate, so qtimers
+// can stand wherever those are expected.  @types/node is a peer dependency (optional for
+// JavaScript users): without it nothing here type checks.
+
+/// <reference types="node" />
+
+import * as promises from './promises';
+
+// As @types/node does: a single void argument may be left out, so that
+// `new Promise<void>((resolve) => setTimeout(resolve, 10))` type checks.
+type VoidArgumentOptional<TArgs extends any[]> = [void] extends TArgs ? Partial<TArgs> : TArgs;
+
+declare namespace qtimers {
+  /** The handle setTimeout and setInterval return. */
+  type Timeout = NodeJS.Timeout;
+  /** The handle setImmediate returns. */
+  type Immediate = NodeJS.Immediate;
+
+  interface InstallOptions {
+    /**
+     * Also replace the timer functions of Node's `timers` and `timers/promises` modules, so code
+     * that imports them gets qtimers as well.
+     * @default true
+     */
+    timersModule?: boolean | undefined;
+  }
+
+  /** The class of the handles setTimeout and setInterval return; not constructible by programs. */
+  const Timeout: abstract new (...args: never[]) => NodeJS.Timeout;
+  /** The class of the handles setImmediate returns; not constructible by programs. */
+  const Immediate: abstract new (...args: never[]) => NodeJS.Immediate;
+
+  /**
+   * Put qtimers in place of the global timer functions (and, unless told otherwise, of the
+   * `timers` and `timers/promises` exports).  May be called again, with other options.
+   */
+  function install(options?: InstallOptions): typeof qtimers;
+  /** Put back the timer functions install() replaced.  qtimers handles already made still work. */
+  function uninstall(): typeof qtimers;
+  /** Whether install() is in effect. */
+  function isInstalled(): boolean;
+
+  /** Call `callback(...args)` once, after the current event loop phase. */
+  function setImmediate<TArgs extends any[]>(
+    callback: (...args: TArgs) => void,
+    ...args: VoidArgumentOptional<TArgs>
+  ): NodeJS.Immediate;
+  namespace setImmediate {
+    /**
+     * How many immediates one turn of the event loop runs: 0, those queued before the turn, as
+     * Node does; -N, those plus up to N queued while it runs; N > 0, up to N in all, newly queued
+     * ones included.  An integer.
+     */
+    let maxTickDepth: number;
+    /**
+     * Immediates queued while a turn runs are run in the same turn only while it is younger than
+     * this many milliseconds (0: none, as Node does).  A number >= 0.
+     */
+    let maxTurnMs: number;
+    const __promisify__: typeof promises.setImmediate;
+  }
+
+  /** Call `callback(...args)` once, `delay` milliseconds from now. */
+  function setTimeout<TArgs extends any[]>(
+    callback: (...args: TArgs) => void,
+    delay?: number,
+    ...args: VoidArgumentOptional<TArgs>
+  ): NodeJS.Timeout;
+  namespace setTimeout {
+    /** The delay used for a delay that is missing, too small, too large or not a number. @default 1 */
+    let MIN_TIMEOUT: number;
+    /** The largest delay taken as given. @default 2147483647 */
+    let MAX_TIMEOUT: number;
+    /**
+     * Read the clock for every timer made, as Node does, rather than once per synchronous batch.
+     */
+    let exactStart: boolean;
+    const __promisify__: typeof promises.setTimeout;
+  }
+
+  /** Call `callback(...args)` every `delay` milliseconds until cleared. */
+  function setInterval<TArgs extends any[]>(
+    callback: (...args: TArgs) => void,
+    delay?: number,
+    ...args: VoidArgumentOptional<TArgs>
+  ): NodeJS.Timeout;
+
+  /** Cancel an immediate; anything else is ignored. */
+  function clearImmediate(immediate: NodeJS.Immediate | null | undefined): void;
+  /** Cancel a timeout or an interval, by handle or by its primitive id; anything else is ignored. */
+  function clearTimeout(timeout: NodeJS.Timeout | string | number | null | undefined): void;
+  /** Cancel an interval or a timeout, by handle or by its primitive id; anything else is ignored. */
+  function clearInterval(timeout: NodeJS.Timeout | string | number | null | undefined): void;
+
+  /** The time setTimeout stamps timers with now, in epoch milliseconds. */
+  function currentTimestamp(): number;
+
+  /**
+   * Carry each callback's async context (AsyncLocalStorage, async_hooks, domains) from now on.
+   * qtimers switches this on by itself when it sees them in use; call it when hooks or stores
+   * were already active before qtimers was loaded.
+   */
+  function trackAsyncContext(): void;
+}
+
+export = qtimers;
