@@ -9,8 +9,10 @@
  * an async context in a subclass used only when present, state in one small-integer bit field,
  * the numeric id in the scheduler.
  * `_repeat` and `_destroyed` are accessors over those bits, through which Node's own
- * clearTimeout/clearImmediate, when handed one of our handles, cancel it properly.  Methods
- * tolerate a foreign `this` (Node's tests call unref with one) by doing nothing.
+ * clearTimeout/clearImmediate, when handed one of our handles, cancel it properly.  A method
+ * called with a `this` that is not one of our handles (a foreign object, a primitive,
+ * Object.create(Timeout.prototype)) is Node's own method called with it, so it does exactly what
+ * it does natively (usually nothing; a TypeError for undefined), never an internal error.
  * It must never schedule, run or count anything itself: all of that is the scheduler's.
  */
 'use strict';
@@ -21,7 +23,33 @@ const ids = require('./ids');
 
 const { REFED, DESTROYED, REPEAT, EXTRA, CLEARED } = require('./flags');
 const SymbolDispose = Symbol.dispose;
+const SymbolToPrimitive = Symbol.toPrimitive;
 const inspectCustom = util.inspect.custom;
+
+// The prototypes of Node's own Timeout and Immediate, whose methods serve a foreign `this`.
+// timers.js finds them (it makes the one native handle of each kind that takes) and hands them
+// over before any handle of ours exists.
+let nativeTimeout = null;
+let nativeImmediate = null;
+
+function useNativePrototypes(timeoutPrototype, immediatePrototype) {
+  nativeTimeout = timeoutPrototype;
+  nativeImmediate = immediatePrototype;
+}
+
+/* one of our timeouts: made by our constructor (Object.create(Timeout.prototype) has no _flags) */
+function isTimeout(value) {
+  return value instanceof Timeout && typeof value._flags === 'number';
+}
+
+function isImmediate(value) {
+  return value instanceof Immediate && typeof value._flags === 'number';
+}
+
+// a foreign object's own data property, as an assignment would make it where no accessor is
+function defineOwn(target, name, value) {
+  Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
+}
 
 class Timeout {
   constructor(callback, after, flags) {
@@ -33,21 +61,27 @@ class Timeout {
     this._flags = flags;
   }
 
+  // On a foreign object (Object.create(Timeout.prototype)) these accessors act as the plain
+  // property a native Timeout has: absent until set.
   get _destroyed() {
+    if (!isTimeout(this)) return undefined;
     return (this._flags & DESTROYED) !== 0;
   }
 
   set _destroyed(value) {
+    if (!isTimeout(this)) return defineOwn(this, '_destroyed', value);
     // Node's clearTimeout marks the handle destroyed before anything else: cancel it for real
     if (value && !(this._flags & DESTROYED)) scheduler.cancelTimeout(this);
   }
 
   // Node's interval period; a program may also turn a timeout into an interval by setting it
   get _repeat() {
+    if (!isTimeout(this)) return undefined;
     return (this._flags & REPEAT) !== 0 ? this._idleTimeout : null;
   }
 
   set _repeat(value) {
+    if (!isTimeout(this)) return defineOwn(this, '_repeat', value);
     if (value) {
       this._flags |= REPEAT;
       if (typeof value === 'number' && value >= 1) this._idleTimeout = value;
@@ -57,34 +91,41 @@ class Timeout {
   }
 
   ref() {
-    if (this instanceof Timeout) scheduler.refTimeout(this);
+    if (!isTimeout(this)) return nativeTimeout.ref.call(this);
+    scheduler.refTimeout(this);
     return this;
   }
 
   unref() {
-    if (this instanceof Timeout) scheduler.unrefTimeout(this);
+    if (!isTimeout(this)) return nativeTimeout.unref.call(this);
+    scheduler.unrefTimeout(this);
     return this;
   }
 
   hasRef() {
+    if (!isTimeout(this)) return nativeTimeout.hasRef.call(this);
     return (this._flags & REFED) !== 0;
   }
 
   refresh() {
-    if (this instanceof Timeout) scheduler.refreshTimeout(this);
+    if (!isTimeout(this)) return nativeTimeout.refresh.call(this);
+    scheduler.refreshTimeout(this);
     return this;
   }
 
   close() {
-    if (this instanceof Timeout) scheduler.cancelTimeout(this);
+    if (!isTimeout(this)) return nativeTimeout.close.call(this);
+    scheduler.cancelTimeout(this);
     return this;
   }
 
   [Symbol.toPrimitive]() {
+    if (!isTimeout(this)) return nativeTimeout[SymbolToPrimitive].call(this);
     return ids.idFor(this);
   }
 
   [inspectCustom](depth, options, inspect) {
+    if (!isTimeout(this)) return nativeTimeout[inspectCustom].call(this, depth, options, inspect);
     const f = this._flags;
     const state = (f & CLEARED) ? 'cleared' : (this._idlePrev !== null ? 'pending' : (f & DESTROYED) ? 'done' : 'running');
     const fn = this._onTimeout;
@@ -105,7 +146,8 @@ Timeout.prototype._asyncContext = null;
 
 if (SymbolDispose !== undefined) {
   Timeout.prototype[SymbolDispose] = function dispose() {
-    if (this instanceof Timeout) scheduler.cancelTimeout(this);
+    if (isTimeout(this)) scheduler.cancelTimeout(this);
+    else nativeDispose(nativeTimeout, this);
   };
 }
 
@@ -133,29 +175,36 @@ class Immediate {
   // then cancels ours and leaves its own count alone.  Node documents no _destroyed; qtimers
   // itself never reads it.
   get _destroyed() {
+    if (!isImmediate(this)) return undefined;
     if (!(this._flags & DESTROYED)) scheduler.cancelImmediate(this);
     return true;
   }
 
   set _destroyed(value) {
+    if (!isImmediate(this)) return defineOwn(this, '_destroyed', value);
     if (value && !(this._flags & DESTROYED)) scheduler.cancelImmediate(this);
   }
 
   ref() {
-    if (this instanceof Immediate) scheduler.refImmediate(this);
+    if (!isImmediate(this)) return nativeImmediate.ref.call(this);
+    scheduler.refImmediate(this);
     return this;
   }
 
   unref() {
-    if (this instanceof Immediate) scheduler.unrefImmediate(this);
+    if (!isImmediate(this)) return nativeImmediate.unref.call(this);
+    scheduler.unrefImmediate(this);
     return this;
   }
 
   hasRef() {
+    if (!isImmediate(this)) return nativeImmediate.hasRef.call(this);
     return (this._flags & REFED) !== 0;
   }
 
   [inspectCustom](depth, options, inspect) {
+    // Node's Immediate has no inspector: returning `this` makes util.inspect format it plainly
+    if (!isImmediate(this)) return this;
     const f = this._flags;
     const fn = this._onImmediate;
     const props = {
@@ -173,7 +222,8 @@ Immediate.prototype._asyncContext = null;
 
 if (SymbolDispose !== undefined) {
   Immediate.prototype[SymbolDispose] = function dispose() {
-    if (this instanceof Immediate) scheduler.cancelImmediate(this);
+    if (isImmediate(this)) scheduler.cancelImmediate(this);
+    else nativeDispose(nativeImmediate, this);
   };
 }
 
@@ -187,4 +237,13 @@ const ImmediateWithExtras = class Immediate extends BaseImmediate {
   }
 };
 
-module.exports = { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras };
+/* Node's dispose with a foreign `this`, where this Node has one (it is clear*(this)) */
+function nativeDispose(nativePrototype, self) {
+  const dispose = nativePrototype[SymbolDispose];
+  if (typeof dispose === 'function') dispose.call(self);
+}
+
+module.exports = {
+  Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras,
+  isTimeout, isImmediate, useNativePrototypes,
+};

@@ -37,6 +37,7 @@ const natives = require('./natives');
 const timers = require('./timers');
 const { trackAsyncContext } = require('./context');
 const promises = require('./promises');
+const activeResources = require('./active-resources');
 
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
@@ -82,6 +83,8 @@ function install(options) {
   if (!Object.prototype.hasOwnProperty.call(realm, 'currentTimestamp')) {
     replace(realm, 'currentTimestamp', timers.currentTimestamp, false);
   }
+  // process.getActiveResourcesInfo() lists qtimers' timers as Node lists its own
+  if (!natives.foreignRealm) activeResources.patch();
   if (timersModule && !natives.foreignRealm) {
     for (const name of TIMER_NAMES) replaceNodes(nodeTimers, name, timers[name], natives[name]);
     for (const name of PROMISE_NAMES) replaceNodes(nodeTimersPromises, name, promises[name], natives.promises[name]);
@@ -100,6 +103,7 @@ function install(options) {
 
 function uninstall() {
   if (saved === null) return qtimers;
+  activeResources.unpatch();
   const pending = [];
   let moduleTouched = false;
   // in reverse, so a property replaced twice ends as it was first found

@@ -67,6 +67,9 @@ let refedTimeouts = 0;      // linked timeouts with REFED
 let unsettled = false;
 let settleQueued = false;
 let draining = false;       // inside runImmediates or runTimeouts
+// 1 while a referenced immediate's callback runs: it is still in refedImmediates (released after
+// its callback), which Node would no longer count: Node uncounts an immediate before running it
+let runningRefedImmediate = 0;
 
 function needsSettling() {
   unsettled = true;
@@ -196,7 +199,10 @@ function runImmediates() {
   let ticksOwed = false;
   try {
     for (;;) {
-      if (preQueued === 0 && (extra === 0 || immediates.length === 0)) break;
+      // When the queue is empty, the last callback's ticks and promise jobs may still queue
+      // more (an `await setImmediate()` loop does): drained now, as Node would drain them
+      // right after this driver returns, they get their chance at this turn's budget.
+      if (preQueued === 0 && (extra === 0 || (immediates.length === 0 && !ticksOwed))) break;
       if (ticksOwed) {
         ticksOwed = false;
         tickCallback();
@@ -220,6 +226,7 @@ function runImmediates() {
       // next immediate (a loop) then never takes the count through zero and back.
       running = imm;
       runningRefed = (f & REFED) !== 0;
+      runningRefedImmediate = runningRefed ? 1 : 0;
       if (f & EXTRA) {
         runImmediateWithExtras(imm, f);
       } else if (contextState.mode === 0) {
@@ -231,6 +238,7 @@ function runImmediates() {
         imm._onImmediate = null;
       }
       running = null;
+      runningRefedImmediate = 0;
       ranOne = true;
       if (runningRefed && --refedImmediates === 0) needsSettling();
       clock.callbackRan();
@@ -238,6 +246,7 @@ function runImmediates() {
     }
   } finally {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
+    runningRefedImmediate = 0;
     if (running !== null) {
       finishImmediate(running);
       if (runningRefed && --refedImmediates === 0) needsSettling();
@@ -310,6 +319,11 @@ let timeoutDriverRefed = false;
 // earliest expiry it is needed for, which settle() re-arms it for.
 let armedExpiry = Infinity;
 let wantedExpiry = Infinity;
+// The timeout whose callback is running, and whether its reference is counted in refedTimeouts.
+// Node counts a running timeout until its callback returns, unless the callback unrefs or clears
+// it: ref(), unref() and clear*() adjust the count for it at once, as for a linked one.
+let runningTimeout = null;
+let runningTimeoutCounted = false;
 let continuation = false;         // a nextTick is queued to resume a drain a callback threw out of
 let resumeNow = 0;                // the reading that drain decided what was due by
 
@@ -382,6 +396,9 @@ function cancelTimeout(timer) {
     if (f & REFED) {
       if (--refedTimeouts === 0) needsSettling();
     }
+  } else if (timer === runningTimeout && runningTimeoutCounted) {
+    runningTimeoutCounted = false;
+    if (--refedTimeouts === 0) needsSettling();
   }
   timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
   timer._onTimeout = null;
@@ -422,6 +439,9 @@ function refTimeout(timer) {
   timer._flags = f | REFED;
   if (timer._idlePrev !== null) {
     if (refedTimeouts++ === 0) needsSettling();
+  } else if (timer === runningTimeout && !runningTimeoutCounted && !(f & CLEARED)) {
+    runningTimeoutCounted = true;
+    if (refedTimeouts++ === 0) needsSettling();
   }
 }
 
@@ -430,6 +450,9 @@ function unrefTimeout(timer) {
   if (!(f & REFED)) return;
   timer._flags = f & ~REFED;
   if (timer._idlePrev !== null) {
+    if (--refedTimeouts === 0) needsSettling();
+  } else if (timer === runningTimeout && runningTimeoutCounted) {
+    runningTimeoutCounted = false;
     if (--refedTimeouts === 0) needsSettling();
   }
 }
@@ -446,7 +469,6 @@ function drainTimeouts(now) {
   wantedExpiry = Infinity;
   draining = true;
   let running = null;           // as in runImmediates: cleaned up by the finally if it threw
-  let runningRefed = false;
   let repeatStart = 0;          // the start of a running interval's callback
   let ticksOwed = false;        // as in runImmediates: drained before the next callback only
   let completed = false;
@@ -479,7 +501,8 @@ function drainTimeouts(now) {
       }
       // As with immediates, its reference is released after its callback (by afterTimeout).
       running = head;
-      runningRefed = (f & REFED) !== 0;
+      runningTimeout = head;
+      runningTimeoutCounted = (f & REFED) !== 0;
       // as Node: an interval's next period counts from the start of its callback (also for a
       // timeout whose callback makes it an interval by setting _repeat)
       if (f & REPEAT) repeatStart = settings.exactStart ? clock.now() : clock.sectionNow();
@@ -487,13 +510,17 @@ function drainTimeouts(now) {
       else if (contextState.mode === 0) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
       running = null;
-      afterTimeout(head, runningRefed, repeatStart);
+      runningTimeout = null;
+      afterTimeout(head, runningTimeoutCounted, repeatStart);
       clock.callbackRan();
       ticksOwed = true;
     }
     completed = true;
   } finally {
-    if (running !== null) afterTimeout(running, runningRefed, repeatStart);
+    if (running !== null) {
+      runningTimeout = null;
+      afterTimeout(running, runningTimeoutCounted, repeatStart);
+    }
     draining = false;
     wantedExpiry = Infinity;
     if (completed) wantFirst();
@@ -587,10 +614,13 @@ function stats() {
  */
 function activeHandles() {
   return {
-    nativeTimeouts: timeoutDriver !== null && armedExpiry !== Infinity && timeoutDriverRefed ? 1 : 0,
+    // Node counts a native Timeout while it is referenced and not destroyed (also while its
+    // callback runs), and an Immediate while it is referenced (not while it runs).  Our own
+    // records of the drivers' ref state: a driver's hasRef() answers false to open-handle tools.
+    nativeTimeouts: timeoutDriver !== null && timeoutDriverRefed && !timeoutDriver._destroyed ? 1 : 0,
     nativeImmediates: immediateDriver !== null && immediateDriverRefed ? 1 : 0,
     refedTimeouts,
-    refedImmediates,
+    refedImmediates: refedImmediates - runningRefedImmediate,
   };
 }
 

@@ -5,10 +5,14 @@
  * Owns argument handling with Node's exact behaviour: a non-function callback gets Node's own
  * TypeError (ERR_INVALID_ARG_TYPE, produced by Node's validator so message and code always
  * match the running version); a delay outside [MIN_TIMEOUT, MAX_TIMEOUT] becomes MIN_TIMEOUT,
- * with Node's TimeoutOverflowWarning above 2^31-1; clear*() ignores null, undefined, unknown ids
- * and foreign objects, and hands native handles (made before install) to Node's own clear*.
+ * with Node's TimeoutOverflowWarning above MAX_TIMEOUT (Node's own text above 2^31-1); clear*()
+ * of anything but our own handles and ids does what Node's does with it: Node's clearTimeout is
+ * handed it, and Node's clearImmediate (which miscounts its pending immediates when handed a
+ * non-Immediate it does not ignore) is reproduced for those: the same TypeError, the same writes.
  * The knobs live on the functions as the original qtimers had them: setImmediate.maxTickDepth,
- * setTimeout.MIN_TIMEOUT, setTimeout.MAX_TIMEOUT, and setTimeout.exactStart.
+ * setImmediate.maxTurnMs, setTimeout.MIN_TIMEOUT, setTimeout.MAX_TIMEOUT and
+ * setTimeout.exactStart, each defined with knobs.js, which refuses a value of the wrong type or
+ * range with Node's errors.
  * It must never touch globals (install.js does) and never keep per-call state of its own.
  */
 'use strict';
@@ -19,7 +23,9 @@ const scheduler = require('./scheduler');
 const ids = require('./ids');
 const context = require('./context');
 const clock = require('./clock');
-const { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras } = require('./handles');
+const knobs = require('./knobs');
+const handles = require('./handles');
+const { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras, isTimeout, isImmediate } = handles;
 
 const { REFED, EXTRA, CONTEXT, REPEAT, settings } = scheduler;
 const nativeSetImmediate = natives.setImmediate;
@@ -46,6 +52,9 @@ function delayOf(after) {
   if (!(after >= limits.min && after <= limits.max)) {
     if (after > TIMEOUT_MAX) {
       warn(`${after} does not fit into a 32-bit signed integer.`, 'TimeoutOverflowWarning');
+    } else if (after > limits.max) {
+      // a lowered MAX_TIMEOUT overflows as 2^31-1 does natively: warned every time, not silent
+      warn(`${after} is more than setTimeout.MAX_TIMEOUT (${limits.max}).`, 'TimeoutOverflowWarning');
     } else if (warnsNegativeAndNaN) {
       if (after < 0 && !warnedNegative) {
         warnedNegative = true;
@@ -104,14 +113,16 @@ function withExtras(callback, after, flags, args) {
 }
 
 function clearTimeout(timer) {
-  if (timer instanceof Timeout) {
+  if (isTimeout(timer)) {
     scheduler.cancelTimeout(timer);
   } else if (typeof timer === 'number' || typeof timer === 'string') {
     const mine = ids.timerWithId(timer);
     if (mine !== undefined) scheduler.cancelTimeout(mine);
-    else nativeClearTimeout(timer);     // an id of a native timer made before install
-  } else if (timer !== null && typeof timer === 'object') {
-    nativeClearTimeout(timer);          // a native handle, or something Node ignores as well
+    else nativeClearTimeout(timer);     // an id of a native timer (made before install or after uninstall)
+  } else {
+    // a native handle, or anything else: Node's clearTimeout does with it what it does natively
+    // (nothing for most values; it touches only objects that carry an _onTimeout)
+    nativeClearTimeout(timer);
   }
 }
 
@@ -135,17 +146,56 @@ function setImmediate(callback, arg1, arg2, arg3) {
   return imm;
 }
 
-// Node's own clearImmediate miscounts its pending immediates when given any object that is not
-// one of its Immediates, so only genuine native handles (made before install) are passed on.
-const NativeImmediate = (function nativeImmediateClass() {
-  const probe = nativeSetImmediate(function probe() {});
-  nativeClearImmediate(probe);
+// Node's own handle classes, found from one native handle of each kind, made and cleared at
+// once: handles.js serves a foreign `this` with their methods, and only genuine native
+// Immediates are handed to Node's clearImmediate, which miscounts its pending immediates when
+// given anything else that it does not ignore.
+const immediateProbe = nativeSetImmediate(function probe() {});
+nativeClearImmediate(immediateProbe);
+const NativeImmediate = immediateProbe.constructor;
+const NativeTimeout = (function nativeTimeoutClass() {
+  const probe = nativeSetTimeout(function probe() {}, 1);
+  nativeClearTimeout(probe);
   return probe.constructor;
 })();
+handles.useNativePrototypes(NativeTimeout.prototype, NativeImmediate.prototype);
+
+// The symbol under which Node's Immediates keep their ref state (written to null by Node's
+// clearImmediate, also on an object it mistakes for an Immediate), if this Node has one.
+const immediateRefedSymbol = Object.getOwnPropertySymbols(immediateProbe).find((s) => s.description === 'refed');
+
+// Node >= 24 ignores anything without an _onImmediate, and empties _argv too, when it clears;
+// older Nodes clear anything truthy that is not marked _destroyed (their source tells which).
+const clearsOnlyWithCallback = /\?\._onImmediate/.test(Function.prototype.toString.call(nativeClearImmediate));
+const clearsArgv = /cleanImmediate/.test(Function.prototype.toString.call(nativeClearImmediate));
 
 function clearImmediate(imm) {
-  if (imm instanceof Immediate) scheduler.cancelImmediate(imm);
+  if (isImmediate(imm)) scheduler.cancelImmediate(imm);
   else if (imm instanceof NativeImmediate) nativeClearImmediate(imm);
+  else clearNonImmediate(imm);
+}
+
+/*
+ * what Node's clearImmediate does to a value that is not an Immediate, without its miscount of
+ * pending immediates: on a primitive, the strict-mode assignment throws the very TypeError
+ * Node's does ("Cannot create property '_destroyed' on number '42'"); an object gets Node's writes
+ */
+function clearNonImmediate(imm) {
+  if (clearsOnlyWithCallback ? !(imm != null && imm._onImmediate) : !imm) return;
+  if (imm._destroyed) return;
+  imm._destroyed = true;
+  if (immediateRefedSymbol !== undefined) imm[immediateRefedSymbol] = null;
+  if (clearsArgv) {
+    imm._onImmediate = undefined;
+    imm._argv = undefined;
+  } else {
+    imm._onImmediate = null;
+  }
+  // Node unlinks it from its immediate list, which it is not in: only its own links change
+  if (imm._idleNext) imm._idleNext._idlePrev = imm._idlePrev;
+  if (imm._idlePrev) imm._idlePrev._idleNext = imm._idleNext;
+  imm._idleNext = null;
+  imm._idlePrev = null;
 }
 
 /*
@@ -159,54 +209,41 @@ function currentTimestamp() {
 
 // ---------------------------------------------------------------- knobs
 
-function toNumber(name, value) {
-  const n = Number(value);
-  if (typeof value !== 'number' && typeof value !== 'string' || !Number.isFinite(n)) {
-    throw new TypeError(`${name} must be a finite number, got ${util.inspect(value)}`);
-  }
-  return n;
-}
-
-Object.defineProperty(setImmediate, 'maxTickDepth', {
-  enumerable: true,
+// Each knob takes only values of its type, checked as Node checks an option (knobs.js): no
+// string is coerced, and a refused value leaves the setting as it was.
+knobs.define(setImmediate, 'maxTickDepth', {
+  type: 'integer',   // any safe integer: the negative ones are a mode of their own
   get() { return settings.maxTickDepth; },
-  set(value) { settings.maxTickDepth = Math.trunc(toNumber('setImmediate.maxTickDepth', value)); },
+  set(value) { settings.maxTickDepth = value; },
 });
 
-Object.defineProperty(setImmediate, 'maxTurnMs', {
-  enumerable: true,
+knobs.define(setImmediate, 'maxTurnMs', {
+  type: 'number',
+  min: 0,   // Infinity included: no time limit on a turn
   get() { return settings.maxTurnMs; },
-  set(value) {
-    const n = Number(toNumber('setImmediate.maxTurnMs', value === Infinity ? 0 : value));
-    if (n < 0) throw new RangeError(`setImmediate.maxTurnMs must be >= 0, got ${n}`);
-    settings.maxTurnMs = value === Infinity ? Infinity : n;
-  },
+  set(value) { settings.maxTurnMs = value; },
 });
 
-Object.defineProperty(setTimeout, 'MIN_TIMEOUT', {
-  enumerable: true,
+knobs.define(setTimeout, 'MIN_TIMEOUT', {
+  type: 'number',
+  min: 0,
+  max: () => limits.max,
   get() { return limits.min; },
-  set(value) {
-    const n = toNumber('setTimeout.MIN_TIMEOUT', value);
-    if (n < 0 || n > limits.max) throw new RangeError(`setTimeout.MIN_TIMEOUT must be in [0, ${limits.max}], got ${n}`);
-    limits.min = n;
-  },
+  set(value) { limits.min = value; },
 });
 
-Object.defineProperty(setTimeout, 'MAX_TIMEOUT', {
-  enumerable: true,
+knobs.define(setTimeout, 'MAX_TIMEOUT', {
+  type: 'number',
+  min: () => limits.min,
+  max: TIMEOUT_MAX,
   get() { return limits.max; },
-  set(value) {
-    const n = toNumber('setTimeout.MAX_TIMEOUT', value);
-    if (n < limits.min || n > TIMEOUT_MAX) throw new RangeError(`setTimeout.MAX_TIMEOUT must be in [${limits.min}, ${TIMEOUT_MAX}], got ${n}`);
-    limits.max = n;
-  },
+  set(value) { limits.max = value; },
 });
 
-Object.defineProperty(setTimeout, 'exactStart', {
-  enumerable: true,
+knobs.define(setTimeout, 'exactStart', {
+  type: 'boolean',
   get() { return settings.exactStart; },
-  set(value) { settings.exactStart = Boolean(value); },
+  set(value) { settings.exactStart = value; },
 });
 
 // util.promisify(setTimeout) and util.promisify(setImmediate) are qtimers' own timers/promises

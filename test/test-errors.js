@@ -22,6 +22,63 @@ const THROWERS = `
   process.on('exit', () => console.log(JSON.stringify({ counts, errors: errors.sort() })));
 `;
 
+
+// Foreign `this` and junk arguments (issue 14, item 8): every case is run natively and with
+// qtimers; what each returns or throws (class, code, message), what it writes on the object it
+// was handed, and whether a pending timer still fires afterwards must be the same.
+const JUNK = `
+  const f = function f() {};
+  const TimeoutProto = Object.getPrototypeOf(setTimeout(f, 1).unref());
+  const ImmediateProto = Object.getPrototypeOf(setImmediate(f).unref());
+  function describe(value) {
+    if (value === undefined || value === null || typeof value === 'boolean' || typeof value === 'number') return String(value);
+    if (typeof value === 'symbol' || typeof value === 'bigint') return typeof value;
+    if (typeof value === 'string') return JSON.stringify(value);
+    return (value.constructor && value.constructor.name) + ' ' + Reflect.ownKeys(value).filter((k) => typeof k === 'string').map((k) => k + '=' + (typeof value[k] === 'function' ? 'fn' : String(value[k]))).join(',');
+  }
+  function attempt(label, call, subject) {
+    let result;
+    try {
+      const r = call();
+      result = 'returned ' + (r !== undefined && r === subject ? 'this' : describe(r));
+    } catch (err) {
+      result = 'threw ' + err.constructor.name + ' ' + err.code + ' ' + err.message;
+    }
+    if (subject !== null && (typeof subject === 'object' || typeof subject === 'function')) result += ' | ' + describe(subject);
+    out.push(label + ': ' + result);
+  }
+  const out = [];
+  const things = {
+    'undefined': () => undefined, 'null': () => null, '42': () => 42, '0': () => 0, '"abc"': () => 'abc', '""': () => '',
+    'true': () => true, 'symbol': () => Symbol('s'), 'bigint': () => 10n, 'function': () => function g() {},
+    '{}': () => ({}), '[]': () => [], '{_destroyed:false}': () => ({ _destroyed: false }), '{_destroyed:true}': () => ({ _destroyed: true }),
+    '{_onTimeout}': () => ({ _onTimeout: f }), '{_onImmediate}': () => ({ _onImmediate: f, _argv: [1] }),
+    'Object.create(Timeout.prototype)': () => Object.create(TimeoutProto),
+    'Object.create(Immediate.prototype)': () => Object.create(ImmediateProto),
+  };
+  for (const [name, make] of Object.entries(things)) {
+    for (const method of ['ref', 'unref', 'hasRef', 'refresh', 'close']) {
+      const self = make(); attempt('Timeout#' + method + ' on ' + name, () => TimeoutProto[method].call(self), self);
+    }
+    { const self = make(); attempt('Timeout#toPrimitive on ' + name, () => TimeoutProto[Symbol.toPrimitive].call(self), self); }
+    if (Symbol.dispose && TimeoutProto[Symbol.dispose]) { const self = make(); attempt('Timeout#dispose on ' + name, () => TimeoutProto[Symbol.dispose].call(self), self); }
+    for (const method of ['ref', 'unref', 'hasRef']) {
+      const self = make(); attempt('Immediate#' + method + ' on ' + name, () => ImmediateProto[method].call(self), self);
+    }
+    for (const clear of ['clearTimeout', 'clearInterval', 'clearImmediate']) {
+      const arg = make(); attempt(clear + '(' + name + ')', () => globalThis[clear](arg), arg);
+    }
+  }
+  // an id obtained from a foreign object, then cleared (native: 'undefined', then nothing)
+  attempt('clear the id of a foreign toPrimitive', () => clearTimeout(TimeoutProto[Symbol.toPrimitive].call({})));
+  // a real handle given to the other kind's clear: left alone (the timeout case is left out:
+  // Node 18 and 22 crash or hang on clearImmediate(timeout))
+  const imm = setImmediate(() => out.push('immediate ran'));
+  clearTimeout(imm); clearInterval(imm);
+  const survivor = setTimeout(() => { out.push('timeout ran'); console.log(JSON.stringify(out)); }, 5);
+  survivor.refresh();
+`;
+
 module.exports = {
   'each throw reaches uncaughtException once; every other callback runs once': function(t) {
     for (const mode of ['default', 'node']) {
@@ -69,6 +126,20 @@ module.exports = {
     `, { timeout: 60000 });
     t.equal(res.status, 0, res.stderr);
     t.deepEqual(res.json, { ran: 20000, thrown: 2000, caught: 2000 });
+    t.done();
+  },
+
+  'foreign this and junk arguments: the same results, errors and writes as native': function(t) {
+    const native = runJson(JUNK, { qtimers: false });
+    const ours = runJson(JUNK);
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.ok(Array.isArray(native.json) && native.json.length > 200, 'the native program ran every case');
+    const differ = [];
+    for (let i = 0; i < Math.max(native.json.length, ours.json ? ours.json.length : 0); i++) {
+      if (!ours.json || ours.json[i] !== native.json[i]) differ.push({ native: native.json[i], qtimers: ours.json && ours.json[i] });
+    }
+    t.deepEqual(differ, []);
     t.done();
   },
 };
