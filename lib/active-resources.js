@@ -15,14 +15,14 @@
  */
 'use strict';
 
-const scheduler = require('./scheduler');
+const stats = require('./stats');
 
 const proc = process;
 let saved = null;           // the property descriptor found at patch(), while patched
 
 /* the raw answer, corrected for qtimers' driver handles and its own pending timers */
 function correct(raw) {
-  const counts = scheduler.activeHandles();
+  const counts = stats.activeHandles();
   let end = raw.length;
   let immediates = 0;
   while (end > 0 && raw[end - 1] === 'Immediate') { end -= 1; immediates += 1; }

@@ -8,9 +8,10 @@
  * and performance.now alike: the C++ boundary, not the clock), about what a native setTimeout
  * spends on the same read.
  * sectionNow() is the opt-in approximation (setTimeout.exactStart = false): one reading shared
- * by one synchronous section of the program (ended by a microtask) or by up to
- * CALLBACKS_PER_READING callbacks of a qtimers drain.  Timers armed late in a long section are
- * then stamped early by however long the section has run, which is what the knob risks.
+ * by one synchronous section of the program (ended through section.js) and, inside a qtimers
+ * drain, by at most CALLBACKS_PER_READING callbacks (callbackRan() counts them).  Timers armed
+ * late in a long section are then stamped early by however long the section has run, which is
+ * what the knob risks.
  * It must never read the wall clock for scheduling (Date.now jumps), never be written from
  * outside except through its functions, and never reference the global `process` after load
  * (programs may replace it).
@@ -18,6 +19,7 @@
 'use strict';
 
 const natives = require('./natives');
+const section = require('./section');
 
 // process.hrtime.bigint() reads CLOCK_MONOTONIC (uv_hrtime), which is also the clock of libuv's
 // loop time wherever the kernel's coarse monotonic clock ticks less than once a millisecond
@@ -28,7 +30,6 @@ const natives = require('./natives');
 // per timer as native, and late timers within the run-to-run spread of native's.
 const hrtimeBigint = natives.hrtimeBigint;
 const NS_PER_MS = BigInt(1e6);
-const queueMicrotask_ = natives.queueMicrotask;
 
 // With exactStart = false, how many callbacks of one drain share a reading: what 16 callbacks
 // take bounds how stale it gets inside a drain (a clock read per callback would double the cost
@@ -56,53 +57,33 @@ function epochNow() {
 
 // ---------------------------------------------------------------- the opt-in shared reading
 
-let sectionReading = 0;
-let sectionValid = false;
-let inDrain = false;            // a qtimers drain ends its own sections: no microtask needed
-let callbacksLeft = CALLBACKS_PER_READING;
+let sharedReading = 0;
+let sharedValid = false;
+let callbacksLeft = CALLBACKS_PER_READING;   // callbacks that may still share the reading
 
 /* a reading shared by the current synchronous section (exactStart = false) */
 function sectionNow() {
-  if (sectionValid) return sectionReading;
+  if (sharedValid) return sharedReading;
   const t = now();
-  sectionReading = t;
-  sectionValid = true;
-  if (!inDrain) queueMicrotask_(endSection);
+  sharedReading = t;
+  sharedValid = true;
+  callbacksLeft = CALLBACKS_PER_READING;
+  section.needsEnd();
   return t;
 }
 
-function endSection() {
-  sectionValid = false;
-}
-
-/* a qtimers drain starts running callbacks: it ends the shared reading's sections itself */
-function drainStarted() {
-  inDrain = true;
-  sectionValid = false;
-  callbacksLeft = CALLBACKS_PER_READING;
-}
-
-/* a drain ran one callback: every CALLBACKS_PER_READING of them, the shared reading is renewed */
+/* a drain ran one callback: the shared reading serves at most CALLBACKS_PER_READING of them */
 function callbackRan() {
-  if (--callbacksLeft === 0) {
-    callbacksLeft = CALLBACKS_PER_READING;
-    sectionValid = false;
-  }
+  if (sharedValid && --callbacksLeft === 0) sharedValid = false;
 }
 
-function drainEnded() {
-  inDrain = false;
-  sectionValid = false;
-}
+section.atEnd(function endSharedReading() {
+  sharedValid = false;
+});
 
 module.exports = {
   now,
   epochNow,
   sectionNow,
-  drainStarted,
   callbackRan,
-  drainEnded,
-  // read by context.js while it still needs to know whether a drain is running
-  get inBatch() { return inDrain; },
-  CALLBACKS_PER_READING,
 };

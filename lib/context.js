@@ -20,7 +20,8 @@
  *     so open-handle tools see exactly the timers that keep the process alive.
  * Where Node keeps stores in async context frames (Node >= 24, or 22 with the flag), a store
  * may have been entered before qtimers loaded, in continuations qtimers cannot see, so
- * resources is the mode from the start.  Elsewhere the mode is learnt by wrapping AsyncHook's
+ * resources is the mode from the start, unless qtimers provably loaded before any code of the
+ * program's (the first preload, `node -r qtimers`): then it is learnt as below.  Elsewhere the mode is learnt by wrapping AsyncHook's
  * enable(), the one door every hook, every domain and the first AsyncLocalStorage store pass
  * through, whether their module was loaded before qtimers or after; hooks already enabled when
  * qtimers loads show on promises (an init hook stamps async ids on them).  The mode only goes up.
@@ -34,6 +35,7 @@
 'use strict';
 
 const asyncHooks = require('async_hooks');
+const path = require('path');
 const { AsyncResource, AsyncLocalStorage } = asyncHooks;
 
 const proc = process;
@@ -147,15 +149,43 @@ if (!state.programHooks) {
       probing = false;
       probe.disable();    // the storage hook goes off again if no store of the program's is on
     }
-    // async context frames: a store entered before we loaded may be current in any callback
-    if (storageHook === null) raiseMode(RESOURCES);
+    // async context frames: a store entered before we loaded may be current in any callback,
+    // unless nothing of the program's ran before we loaded; then the first store the program
+    // enters, through run() or enterWith() (the only doors to a frame that holds one), starts
+    // tracking before it is entered
+    if (storageHook === null) {
+      if (!loadedBeforeProgram()) raiseMode(RESOURCES);
+      else {
+        for (const name of ['run', 'enterWith']) {
+          wrap(AsyncLocalStorage.prototype, name, (original) => function storeEntered() {
+            raiseMode(RESOURCES);
+            return ReflectApply(original, this, arguments);
+          });
+        }
+      }
+    }
   }
+}
+
+/*
+ * whether qtimers provably loaded before any code of the program's: as a preload (`node -r
+ * qtimers app.js`: the main module is not loading yet, a script will be), with no module but
+ * qtimers' own loaded so far, no code given on the command line and no ES module loader or
+ * import that could have run first.  Then no store can have been entered before us, and every
+ * one entered later passes through the wrappers: tracking can start when one is.
+ */
+function loadedBeforeProgram() {
+  if (require.main !== undefined || typeof proc.argv[1] !== 'string') return false;
+  const root = path.dirname(__dirname) + path.sep;
+  for (const file of Object.keys(require.cache)) if (!file.startsWith(root)) return false;
+  const options = proc.execArgv.concat(String(proc.env.NODE_OPTIONS || '').split(/\s+/));
+  return !options.some((option) => /^(-e|-p|--eval|--print|--import|--loader|--experimental-loader)(=|$)/.test(option));
 }
 
 // ---------------------------------------------------------------- capturing and running
 
 /* the context to carry for `handle`, scheduled now (state.mode is not NONE) */
-function capture(type, handle) {
+function timerResource(type, handle) {
   return new TimerResource(type, handle);
 }
 
@@ -222,5 +252,5 @@ function makeDriver(create, arg) {
 }
 
 module.exports = {
-  state, trackAsyncContext, capture, callIn, callWithoutContext, release, callAtRoot, makeDriver,
+  NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, makeDriver,
 };

@@ -7,18 +7,19 @@
  * timeout costs one object of six fields, under half of what a native one costs, and a pending
  * immediate one of two, because everything a handle rarely needs lives elsewhere: arguments and
  * an async context in a subclass used only when present, state in one small-integer bit field,
- * the numeric id in the scheduler.
+ * the numeric id in ids.js.
  * `_repeat` and `_destroyed` are accessors over those bits, through which Node's own
  * clearTimeout/clearImmediate, when handed one of our handles, cancel it properly.  A method
  * called with a `this` that is not one of our handles (a foreign object, a primitive,
  * Object.create(Timeout.prototype)) is Node's own method called with it, so it does exactly what
  * it does natively (usually nothing; a TypeError for undefined), never an internal error.
- * It must never schedule, run or count anything itself: all of that is the scheduler's.
+ * It must never schedule, run or count anything itself: that is immediates.js's and timeouts.js's.
  */
 'use strict';
 
 const util = require('util');
-const scheduler = require('./scheduler');
+const immediates = require('./immediates');
+const timeouts = require('./timeouts');
 const ids = require('./ids');
 
 const { REFED, DESTROYED, REPEAT, EXTRA, CLEARED } = require('./flags');
@@ -69,9 +70,12 @@ class Timeout {
   }
 
   set _destroyed(value) {
-    if (!isTimeout(this)) return defineOwn(this, '_destroyed', value);
+    if (!isTimeout(this)) {
+      defineOwn(this, '_destroyed', value);
+      return;
+    }
     // Node's clearTimeout marks the handle destroyed before anything else: cancel it for real
-    if (value && !(this._flags & DESTROYED)) scheduler.cancelTimeout(this);
+    if (value && !(this._flags & DESTROYED)) timeouts.cancelTimeout(this);
   }
 
   // Node's interval period; a program may also turn a timeout into an interval by setting it
@@ -81,7 +85,10 @@ class Timeout {
   }
 
   set _repeat(value) {
-    if (!isTimeout(this)) return defineOwn(this, '_repeat', value);
+    if (!isTimeout(this)) {
+      defineOwn(this, '_repeat', value);
+      return;
+    }
     if (value) {
       this._flags |= REPEAT;
       if (typeof value === 'number' && value >= 1) this._idleTimeout = value;
@@ -92,13 +99,13 @@ class Timeout {
 
   ref() {
     if (!isTimeout(this)) return nativeTimeout.ref.call(this);
-    scheduler.refTimeout(this);
+    timeouts.refTimeout(this);
     return this;
   }
 
   unref() {
     if (!isTimeout(this)) return nativeTimeout.unref.call(this);
-    scheduler.unrefTimeout(this);
+    timeouts.unrefTimeout(this);
     return this;
   }
 
@@ -109,13 +116,13 @@ class Timeout {
 
   refresh() {
     if (!isTimeout(this)) return nativeTimeout.refresh.call(this);
-    scheduler.refreshTimeout(this);
+    timeouts.refreshTimeout(this);
     return this;
   }
 
   close() {
     if (!isTimeout(this)) return nativeTimeout.close.call(this);
-    scheduler.cancelTimeout(this);
+    timeouts.cancelTimeout(this);
     return this;
   }
 
@@ -146,7 +153,7 @@ Timeout.prototype._asyncContext = null;
 
 if (SymbolDispose !== undefined) {
   Timeout.prototype[SymbolDispose] = function dispose() {
-    if (isTimeout(this)) scheduler.cancelTimeout(this);
+    if (isTimeout(this)) timeouts.cancelTimeout(this);
     else nativeDispose(nativeTimeout, this);
   };
 }
@@ -176,24 +183,27 @@ class Immediate {
   // itself never reads it.
   get _destroyed() {
     if (!isImmediate(this)) return undefined;
-    if (!(this._flags & DESTROYED)) scheduler.cancelImmediate(this);
+    if (!(this._flags & DESTROYED)) immediates.cancelImmediate(this);
     return true;
   }
 
   set _destroyed(value) {
-    if (!isImmediate(this)) return defineOwn(this, '_destroyed', value);
-    if (value && !(this._flags & DESTROYED)) scheduler.cancelImmediate(this);
+    if (!isImmediate(this)) {
+      defineOwn(this, '_destroyed', value);
+      return;
+    }
+    if (value && !(this._flags & DESTROYED)) immediates.cancelImmediate(this);
   }
 
   ref() {
     if (!isImmediate(this)) return nativeImmediate.ref.call(this);
-    scheduler.refImmediate(this);
+    immediates.refImmediate(this);
     return this;
   }
 
   unref() {
     if (!isImmediate(this)) return nativeImmediate.unref.call(this);
-    scheduler.unrefImmediate(this);
+    immediates.unrefImmediate(this);
     return this;
   }
 
@@ -222,7 +232,7 @@ Immediate.prototype._asyncContext = null;
 
 if (SymbolDispose !== undefined) {
   Immediate.prototype[SymbolDispose] = function dispose() {
-    if (isImmediate(this)) scheduler.cancelImmediate(this);
+    if (isImmediate(this)) immediates.cancelImmediate(this);
     else nativeDispose(nativeImmediate, this);
   };
 }

@@ -5,8 +5,10 @@
  * nextTick queue.  Pushing never copies the queue (a full segment links a fresh one), shifting
  * is an index bump, and a segment drained empty is kept as a spare only while there are fewer
  * than MAX_SPARES, so a program that queues batches of thousands every turn does not allocate
- * (and collect) 8 KiB arrays every turn, and one that queued a million once gives the memory back.  pop() takes back the newest entry, which is how
- * a setImmediate cancelled right after it was made costs no queue space at all.
+ * (and collect) 8 KiB arrays every turn, and one that queued a million once gives the memory
+ * back.  pop() takes back the newest entry, which is how a setImmediate cancelled right after it
+ * was made costs no queue space at all; a segment that pop() empties is given up at once, so
+ * last() is the newest entry wherever the segment boundaries fall.
  * It must never look inside the entries (cancelled entries are the caller's business) and never
  * allocate on the push/shift fast path.
  */
@@ -26,6 +28,7 @@ class RingSegment {
     this.top = 0;         // index one past the newest entry
     this.count = 0;
     this.next = null;     // the segment holding newer entries
+    this.prev = null;     // the segment holding older entries (pop() steps back to it)
   }
 }
 
@@ -50,8 +53,8 @@ class ImmediateQueue {
   shift() {
     if (this.length === 0) return undefined;
     let seg = this.head;
-    // pop() can leave empty segments behind the entries, never in front of them
-    while (seg.count === 0) seg = this._advance();
+    // the head segment was shifted empty while a newer one holds the entries
+    if (seg.count === 0) seg = this._advance();
     const item = seg.slots[seg.bottom];
     seg.slots[seg.bottom] = undefined;
     seg.bottom = (seg.bottom + 1) & MASK;
@@ -60,7 +63,7 @@ class ImmediateQueue {
     return item;
   }
 
-  /* the newest entry, or undefined */
+  /* the newest entry, or undefined when the queue is empty */
   last() {
     const seg = this.tail;
     return seg.count === 0 ? undefined : seg.slots[(seg.top - 1) & MASK];
@@ -74,6 +77,8 @@ class ImmediateQueue {
     seg.slots[seg.top] = undefined;
     seg.count -= 1;
     this.length -= 1;
+    // emptied, with older entries before it: the newest entry is now the previous segment's
+    if (seg.count === 0 && seg.prev !== null) this._retreat();
   }
 
   _grow() {
@@ -85,25 +90,41 @@ class ImmediateQueue {
       this.spareCount -= 1;
       seg.next = null;
     }
+    seg.prev = this.tail;
     this.tail.next = seg;
     this.tail = seg;
     return seg;
+  }
+
+  // the tail segment was popped empty: the previous one is the tail again, the empty one a spare
+  _retreat() {
+    const old = this.tail;
+    this.tail = old.prev;
+    this.tail.next = null;
+    this._recycle(old);
   }
 
   // the head segment is empty and a newer one exists: move on, keeping the old one as a spare
   _advance() {
     const old = this.head;
     const seg = old.next;
-    old.bottom = old.top = 0;
+    seg.prev = null;
+    this.head = seg;
+    this._recycle(old);
+    return seg;
+  }
+
+  // an empty segment out of the chain: kept as a spare while there are fewer than MAX_SPARES
+  _recycle(seg) {
+    seg.bottom = seg.top = 0;
+    seg.prev = null;
     if (this.spareCount < MAX_SPARES) {
-      old.next = this.spares;
-      this.spares = old;
+      seg.next = this.spares;
+      this.spares = seg;
       this.spareCount += 1;
     } else {
-      old.next = null;
+      seg.next = null;
     }
-    this.head = seg;
-    return seg;
   }
 }
 

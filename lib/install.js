@@ -32,7 +32,8 @@
 const nodeTimers = require('timers');
 const nodeTimersPromises = require('timers/promises');
 const { syncBuiltinESMExports } = require('module');
-const debug = require('util').debuglog('qtimers');
+const util = require('util');
+const debug = util.debuglog('qtimers');
 const natives = require('./natives');
 const timers = require('./timers');
 const { trackAsyncContext } = require('./context');
@@ -42,6 +43,9 @@ const activeResources = require('./active-resources');
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
 const SCHEDULER_NAMES = ['wait', 'yield'];
+// Node's scheduler class's prototype and its methods, as they were when qtimers loaded
+const schedulerPrototype = nodeTimersPromises.scheduler ? Object.getPrototypeOf(nodeTimersPromises.scheduler) : null;
+const nodeSchedulerMethods = schedulerPrototype === null ? {} : { wait: schedulerPrototype.wait, yield: schedulerPrototype.yield };
 const realm = globalThis;
 
 // one record per replaced property: { target, name, ours, was: descriptor before (or undefined) }
@@ -90,10 +94,12 @@ function install(options) {
     for (const name of PROMISE_NAMES) replaceNodes(nodeTimersPromises, name, promises[name], natives.promises[name]);
     // the scheduler's methods are on its prototype: ours go on the instance, non-enumerable
     // like theirs, and uninstall() deletes them again; an own one is someone else's
-    const nodeScheduler = nodeTimersPromises.scheduler;
-    if (nodeScheduler) {
+    // The scheduler's methods live on its class's prototype, as Node's do, so the object keeps
+    // exactly its own keys; only where the prototype still holds Node's own method
+    if (schedulerPrototype !== null) {
       for (const name of SCHEDULER_NAMES) {
-        if (Object.getOwnPropertyDescriptor(nodeScheduler, name) === undefined) replace(nodeScheduler, name, promises.scheduler[name], false);
+        if (valueOf(schedulerPrototype, name) === nodeSchedulerMethods[name]) replace(schedulerPrototype, name, promises.scheduler[name], false);
+        else debug('install() left scheduler.%s alone: it is not Node\'s own function', name);
       }
     }
     syncBuiltinESMExports();
@@ -176,6 +182,18 @@ function isInstalled() {
   }
   return false;
 }
+
+// util.promisify(setTimeout) and util.promisify(setImmediate) are qtimers' own timers/promises
+// functions, as Node's are its own: an enumerable getter, the shape of Node's property.  Wired
+// here, above both modules, so that timers.js needs nothing of promises.js (which is built on it).
+Object.defineProperty(timers.setTimeout, util.promisify.custom, {
+  enumerable: true,
+  get() { return promises.setTimeout; },
+});
+Object.defineProperty(timers.setImmediate, util.promisify.custom, {
+  enumerable: true,
+  get() { return promises.setImmediate; },
+});
 
 const qtimers = {
   install,

@@ -34,7 +34,6 @@ const hasOwn = Object.prototype.hasOwnProperty;
 const functionToString = Function.prototype.toString;
 
 const TIMER_NAMES = ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval'];
-const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
 const MAX_UNWRAP = 16;   // fakes installed over fakes; a cycle must not hang the load
 
 /*

@@ -18,8 +18,8 @@
 'use strict';
 
 const natives = require('./natives');
-const util = require('util');
-const scheduler = require('./scheduler');
+const immediates = require('./immediates');
+const timeouts = require('./timeouts');
 const ids = require('./ids');
 const context = require('./context');
 const clock = require('./clock');
@@ -27,13 +27,14 @@ const knobs = require('./knobs');
 const handles = require('./handles');
 const { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras, isTimeout, isImmediate } = handles;
 
-const { REFED, EXTRA, CONTEXT, REPEAT, settings } = scheduler;
+const { REFED, CONTEXT, REPEAT } = require('./flags');
 const nativeSetImmediate = natives.setImmediate;
 const nativeSetTimeout = natives.setTimeout;
 const nativeClearTimeout = natives.clearTimeout;
 const nativeClearImmediate = natives.clearImmediate;
 const proc = process;
 const contextState = context.state;
+const NONE = context.NONE;
 
 const TIMEOUT_MAX = 2 ** 31 - 1;
 const limits = {
@@ -76,7 +77,7 @@ function warn(what, type) {
 function setTimeout(callback, after, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
   const n = arguments.length;
-  if (n <= 2 && contextState.mode === 0) return scheduledTimeout(new Timeout(callback, delayOf(after), REFED));
+  if (n <= 2 && contextState.mode === NONE) return scheduledTimeout(new Timeout(callback, delayOf(after), REFED));
   const args = n <= 2 ? undefined : n === 3 ? [arg1] : n === 4 ? [arg1, arg2] : n === 5 ? [arg1, arg2, arg3] : restOf(arguments, 2);
   return scheduledTimeout(withExtras(callback, delayOf(after), REFED, args));
 }
@@ -84,13 +85,13 @@ function setTimeout(callback, after, arg1, arg2, arg3) {
 function setInterval(callback, repeat, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetTimeout(callback);   // throws Node's error
   const n = arguments.length;
-  if (n <= 2 && contextState.mode === 0) return scheduledTimeout(new Timeout(callback, delayOf(repeat), REFED | REPEAT));
+  if (n <= 2 && contextState.mode === NONE) return scheduledTimeout(new Timeout(callback, delayOf(repeat), REFED | REPEAT));
   const args = n <= 2 ? undefined : n === 3 ? [arg1] : n === 4 ? [arg1, arg2] : n === 5 ? [arg1, arg2, arg3] : restOf(arguments, 2);
   return scheduledTimeout(withExtras(callback, delayOf(repeat), REFED | REPEAT, args));
 }
 
 function scheduledTimeout(timer) {
-  scheduler.addTimeout(timer);
+  timeouts.addTimeout(timer);
   return timer;
 }
 
@@ -105,19 +106,19 @@ function restOf(argumentsObject, from) {
 
 /* a timeout with arguments (an array, or undefined) and/or the async context current now */
 function withExtras(callback, after, flags, args) {
-  if (contextState.mode === 0) return new TimeoutWithExtras(callback, after, flags, args, null);
+  if (contextState.mode === NONE) return new TimeoutWithExtras(callback, after, flags, args, null);
   // the context is the timer's own async resource, which answers hasRef() from the timer
   const timer = new TimeoutWithExtras(callback, after, flags | CONTEXT, args, null);
-  timer._asyncContext = context.capture('Timeout', timer);
+  timer._asyncContext = context.timerResource('Timeout', timer);
   return timer;
 }
 
 function clearTimeout(timer) {
   if (isTimeout(timer)) {
-    scheduler.cancelTimeout(timer);
+    timeouts.cancelTimeout(timer);
   } else if (typeof timer === 'number' || typeof timer === 'string') {
     const mine = ids.timerWithId(timer);
-    if (mine !== undefined) scheduler.cancelTimeout(mine);
+    if (mine !== undefined) timeouts.cancelTimeout(mine);
     else nativeClearTimeout(timer);     // an id of a native timer (made before install or after uninstall)
   } else {
     // a native handle, or anything else: Node's clearTimeout does with it what it does natively
@@ -134,15 +135,15 @@ function setImmediate(callback, arg1, arg2, arg3) {
   if (typeof callback !== 'function') return nativeSetImmediate(callback);   // throws Node's error
   const n = arguments.length;
   let imm;
-  if (n <= 1 && contextState.mode === 0) {
+  if (n <= 1 && contextState.mode === NONE) {
     imm = new Immediate(callback, REFED);
   } else {
     const args = n <= 1 ? undefined : n === 2 ? [arg1] : n === 3 ? [arg1, arg2] : n === 4 ? [arg1, arg2, arg3] : restOf(arguments, 1);
-    const tracked = contextState.mode !== 0;
+    const tracked = contextState.mode !== NONE;
     imm = new ImmediateWithExtras(callback, tracked ? REFED | CONTEXT : REFED, args, null);
-    if (tracked) imm._asyncContext = context.capture('Immediate', imm);
+    if (tracked) imm._asyncContext = context.timerResource('Immediate', imm);
   }
-  scheduler.addImmediate(imm);
+  immediates.addImmediate(imm);
   return imm;
 }
 
@@ -170,7 +171,7 @@ const clearsOnlyWithCallback = /\?\._onImmediate/.test(Function.prototype.toStri
 const clearsArgv = /cleanImmediate/.test(Function.prototype.toString.call(nativeClearImmediate));
 
 function clearImmediate(imm) {
-  if (isImmediate(imm)) scheduler.cancelImmediate(imm);
+  if (isImmediate(imm)) immediates.cancelImmediate(imm);
   else if (imm instanceof NativeImmediate) nativeClearImmediate(imm);
   else clearNonImmediate(imm);
 }
@@ -213,15 +214,15 @@ function currentTimestamp() {
 // string is coerced, and a refused value leaves the setting as it was.
 knobs.define(setImmediate, 'maxTickDepth', {
   type: 'integer',   // any safe integer: the negative ones are a mode of their own
-  get() { return settings.maxTickDepth; },
-  set(value) { settings.maxTickDepth = value; },
+  get() { return immediates.settings.maxTickDepth; },
+  set(value) { immediates.settings.maxTickDepth = value; },
 });
 
 knobs.define(setImmediate, 'maxTurnMs', {
   type: 'number',
   min: 0,   // Infinity included: no time limit on a turn
-  get() { return settings.maxTurnMs; },
-  set(value) { settings.maxTurnMs = value; },
+  get() { return immediates.settings.maxTurnMs; },
+  set(value) { immediates.settings.maxTurnMs = value; },
 });
 
 knobs.define(setTimeout, 'MIN_TIMEOUT', {
@@ -242,19 +243,8 @@ knobs.define(setTimeout, 'MAX_TIMEOUT', {
 
 knobs.define(setTimeout, 'exactStart', {
   type: 'boolean',
-  get() { return settings.exactStart; },
-  set(value) { settings.exactStart = value; },
-});
-
-// util.promisify(setTimeout) and util.promisify(setImmediate) are qtimers' own timers/promises
-// functions, as Node's are its own.  Required when asked for: promises.js is built on this module.
-Object.defineProperty(setTimeout, util.promisify.custom, {
-  enumerable: true,
-  get() { return require('./promises').setTimeout; },
-});
-Object.defineProperty(setImmediate, util.promisify.custom, {
-  enumerable: true,
-  get() { return require('./promises').setImmediate; },
+  get() { return timeouts.settings.exactStart; },
+  set(value) { timeouts.settings.exactStart = value; },
 });
 
 module.exports = {

@@ -82,7 +82,7 @@ module.exports = {
   // benchmark/floor.js measures a bare implementation as the lower bound of any library that
   // keeps Node's rule; a floor that broke the rule would make that bound a false one.
   'the floor drains ticks and microtasks between two callbacks, and makeFloor(false) does not': function(t) {
-    const { makeFloor } = require('../benchmark/floor');
+    const { makeFloor } = require('../benchmark/floor-timers');
     const withRule = runFloor(makeFloor(true));
     const without = runFloor(makeFloor(false));
     nativeSetTimeout(() => {
@@ -97,7 +97,7 @@ module.exports = {
   // The floor's refresh() stands for the least work a refresh can do; one that left the timer
   // where it was would be cheaper than any correct implementation, and a false bound.
   'the floor\'s refresh() puts the timer behind those already pending': function(t) {
-    const { makeFloor } = require('../benchmark/floor');
+    const { makeFloor } = require('../benchmark/floor-timers');
     const floor = makeFloor(true);
     const fired = [];
     const a = floor.setTimeout(() => fired.push('a'), 1);

@@ -276,4 +276,22 @@ module.exports = {
     `);
     t.done();
   },
+
+  'preloaded first (node -r qtimers), tracking waits for the first store, which every callback then sees': function(t) {
+    // where Node keeps stores in async context frames (24+), this is what lets a preloaded
+    // qtimers skip carrying a context until the program enters a store
+    const fixture = require('path').join(__dirname, 'fixtures', 'context', 'preload.js');
+    const root = require('path').resolve(__dirname, '..');
+    const run = (preload) => {
+      const res = require('child_process').spawnSync(process.execPath, (preload ? ['-r', root] : []).concat([fixture, root]), { encoding: 'utf8', timeout: 20000 });
+      t.equal(res.status, 0, res.stderr);
+      return JSON.parse(res.stdout.trim().split('\n').pop());
+    };
+    const native = run(false);
+    const ours = run(true);
+    t.deepEqual(ours.seen, native.seen, 'every callback saw the store it was scheduled in');
+    t.equal(native.seen.length, 7);
+    t.equal(ours.modeBefore, 0, 'no context carried before the first store');
+    t.done();
+  },
 };

@@ -187,7 +187,7 @@ module.exports = {
       out.installReturnsApi = require('qtimers/install') === standalone && standalone.isInstalled();
       out.registerIsInstall = require('qtimers/register') === require('qtimers');
       out.version = require('qtimers/package.json').version === ${JSON.stringify(require('../package.json').version)};
-      try { require('qtimers/lib/scheduler.js'); out.internals = 'reachable'; } catch (err) { out.internals = err.code; }
+      try { require('qtimers/lib/timeouts.js'); out.internals = 'reachable'; } catch (err) { out.internals = err.code; }
       console.log(JSON.stringify(out));
     `);
     t.equal(res.status, 0, res.stderr);

@@ -58,11 +58,34 @@ module.exports = {
     for (let i = 0; i < SEG + 1; i++) q.push(i);
     q.pop();                          // the only entry of the second segment
     t.equal(q.length, SEG);
-    t.strictEqual(q.last(), undefined, 'the newest segment is empty now');
+    t.strictEqual(q.last(), SEG - 1, 'the newest entry is the previous segment\'s last');
+    t.equal(segments(q), 1, 'the emptied segment left the chain');
     q.push('x');
+    t.equal(q.last(), 'x');
     for (let i = 0; i < SEG; i++) t.equal(q.shift(), i);
     t.equal(q.shift(), 'x');
     t.equal(q.length, 0);
+    t.done();
+  },
+
+  'last and pop walk back through several segments, also after shifts': function(t) {
+    const q = new ImmediateQueue();
+    const n = SEG * 3 + 5;
+    for (let i = 0; i < n; i++) q.push(i);
+    for (let i = 0; i < 10; i++) t.equal(q.shift(), i);
+    // pop everything but the oldest 7: last() is always the newest entry left
+    for (let newest = n - 1; newest >= 17; newest--) {
+      if (q.last() !== newest) { t.equal(q.last(), newest); break; }
+      q.pop();
+    }
+    t.equal(q.length, 7);
+    t.equal(q.last(), 16);
+    t.equal(segments(q), 1);
+    // the head segment, partly shifted, takes new entries behind its old ones
+    for (let i = 0; i < SEG; i++) q.push('n' + i);
+    for (let i = 10; i < 17; i++) t.equal(q.shift(), i);
+    for (let i = 0; i < SEG; i++) t.equal(q.shift(), 'n' + i);
+    t.strictEqual(q.last(), undefined);
     t.done();
   },
 

@@ -1,8 +1,11 @@
 'use strict';
 // install() and uninstall(): which functions the globals and the timers module name, that the
-// originals come back exactly, and that handles work across the swap in both directions.
+// originals come back exactly, that handles work across the swap in both directions, and the
+// util.promisify wiring install.js sets up between the callback and the promise functions.
 
+const util = require('util');
 const { runJson } = require('./helpers/child');
+const qt = require('../lib/standalone');
 
 module.exports = {
   'require installs; uninstall restores the exact originals; both are idempotent': function(t) {
@@ -120,4 +123,14 @@ module.exports = {
     t.deepEqual(res.json, ['a', 'b', 'native after uninstall']);
     t.done();
   },
+
+'util.promisify': {
+  'promisified setTimeout and setImmediate resolve with the value, as native': async function(t) {
+    const v1 = await util.promisify(qt.setTimeout)(2, 'value');
+    const v2 = await util.promisify(qt.setImmediate)('other');
+    t.equal(v1, 'value');
+    t.equal(v2, 'other');
+    t.done();
+  },
+},
 };

@@ -24,6 +24,7 @@ const childProcess = require('child_process');
 const { ORDER, load } = require('./child');
 const profile = require('./profile');
 const chart = require('./chart');
+const { median } = require('../statistics');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(__dirname, 'child.js');
@@ -153,13 +154,6 @@ function profileShare(name, size, opts, env) {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function median(values) {
-  if (!values.length) return undefined;
-  const sorted = values.slice().sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /* > 1 is better for qtimers, whichever way the figure points */

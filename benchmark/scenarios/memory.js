@@ -9,6 +9,7 @@
  */
 
 'use strict';
+/* global gc */   // node --expose-gc
 
 var harness = require('../harness');
 var noop = harness.noop;

@@ -16,7 +16,7 @@
  * which costs nothing.)  An idle list leaves when a drain meets it at the top, or, all
  * idle ones at once in O(n), when they outnumber the busy ones, which bounds both their memory
  * (never more than the busy lists, plus a few) and the amortized cost (O(1) per emptied list).
- * It must never call callbacks, read the clock or touch native timers: that is the scheduler's.
+ * It must never call callbacks, read the clock or touch native timers: that is timeouts.js's.
  */
 'use strict';
 
@@ -30,10 +30,6 @@ class TimeoutList {
     this.start = 0;         // tie-break: head start when last keyed
     this.heapIndex = -1;    // -1 while not in the heap
     this.idle = false;      // empty, but still in the heap and the map
-  }
-
-  isEmpty() {
-    return this._idleNext === this;
   }
 }
 

@@ -1,11 +1,29 @@
 'use strict';
-// util.inspect (console.log) of qtimers handles: the kind, the delay, whether it repeats, whether
-// it keeps the process alive, where it is in its life and its callback; never the internals.
+// lib/handles.js: the Timeout and Immediate objects.  Their shape (an immediate is two fields),
+// ref/unref/hasRef, close() and Symbol.dispose, and util.inspect (console.log): the kind, the
+// delay, whether it repeats, whether it keeps the process alive, where it is in its life and its
+// callback; never the internals.
 
 const util = require('util');
 const qt = require('../lib/standalone');
+const child = require('./helpers/child');
 
 const ONE_LINE = { breakLength: Infinity };
+
+/* run `source` as a script file with qtimers preloaded (`node -r qtimers file.js`) */
+function runPreloaded(source) {
+  const fs = require('fs');
+  const os = require('os');
+  const path = require('path');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'qtimers-handles-')), 'program.js');
+  fs.writeFileSync(file, source);
+  try {
+    const res = require('child_process').spawnSync(process.execPath, ['-r', child.PRELOAD, file], { encoding: 'utf8', timeout: 20000 });
+    return { status: res.status, stderr: res.stderr, json: child.lastJson(res.stdout || '') };
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+}
 
 function show(handle, options) {
   return util.inspect(handle, Object.assign({}, ONE_LINE, options));
@@ -106,5 +124,86 @@ module.exports = {
       qt.uninstall();
     }
     t.done();
+  },
+
+  'close() and Symbol.dispose clear too': function(t) {
+    const a = qt.setTimeout(() => t.fail('fired'), 1);
+    t.strictEqual(a.close(), a);
+    const b = qt.setInterval(() => t.fail('fired'), 1);
+    if (Symbol.dispose) b[Symbol.dispose](); else b.close();
+    const c = qt.setImmediate(() => t.fail('fired'));
+    if (Symbol.dispose) c[Symbol.dispose](); else qt.clearImmediate(c);
+    t.strictEqual(a._destroyed, true);
+    t.strictEqual(b._destroyed, true);
+    t.strictEqual(c._destroyed, true);
+    qt.setTimeout(() => t.done(), 5);
+  },
+
+  'hasRef after clearing or running, as Node': function(t) {
+    const h = qt.setTimeout(() => {}, 1000);
+    qt.clearTimeout(h);
+    t.strictEqual(h.hasRef(), true, 'a cleared timeout keeps its ref flag');
+    const i = qt.setImmediate(() => {});
+    qt.clearImmediate(i);
+    i.ref();
+    t.strictEqual(i.hasRef(), false, 'ref() on a cleared immediate does nothing');
+    qt.setImmediate(function() {
+      this.ref();
+      t.strictEqual(this.hasRef(), false, 'ref() on a running immediate does nothing');
+      t.done();
+    });
+  },
+
+  'an immediate without arguments is two fields, and stays so through clear and run': function(t) {
+    // in a fresh process, preloaded as the README says: once any test here has used async
+    // context every handle carries it, and on Node >= 24 so does a qtimers loaded by a program
+    // that ran before it (lib/context.js)
+    const res = runPreloaded(`
+      const plain = setImmediate(() => {});
+      const withArg = setImmediate((x) => { out.arg = x; }, 7);
+      const ran = setImmediate(() => {});
+      const out = { plain: Object.keys(plain), withArg: Object.keys(withArg), answersArgv: '_argv' in plain && '_asyncContext' in plain,
+        sameClass: withArg instanceof plain.constructor };
+      clearImmediate(plain);
+      out.cleared = Object.keys(plain);
+      setImmediate(() => {
+        out.ran = Object.keys(ran);
+        out.argvAfterRun = withArg._argv === undefined;
+        console.log(JSON.stringify(out));
+      });
+    `);
+    t.strictEqual(res.status, 0, res.stderr);
+    const out = res.json;
+    t.deepEqual(out.plain, ['_onImmediate', '_flags']);
+    t.deepEqual(out.withArg, ['_onImmediate', '_flags', '_argv', '_asyncContext']);
+    t.strictEqual(out.answersArgv, true, 'answers the subclass fields from its prototype');
+    t.strictEqual(out.sameClass, true, 'one class for clearImmediate');
+    t.deepEqual(out.cleared, ['_onImmediate', '_flags'], 'clearing adds no fields');
+    t.deepEqual(out.ran, ['_onImmediate', '_flags'], 'running adds no fields');
+    t.strictEqual(out.arg, 7, 'the argument arrives');
+    t.strictEqual(out.argvAfterRun, true, 'a run immediate lets its arguments go');
+    t.done();
+  },
+
+  'ref, unref, hasRef': {
+    'chain, report their state, and tolerate a foreign this': function(t) {
+      const h = qt.setTimeout(() => {}, 1);
+      t.strictEqual(h.hasRef(), true);
+      t.strictEqual(h.unref().ref().unref(), h);
+      t.strictEqual(h.hasRef(), false);
+      h.ref();
+      t.strictEqual(h.hasRef(), true);
+      h.unref.call({});
+      h.ref.call({});
+      const i = qt.setImmediate(() => {});
+      t.strictEqual(i.hasRef(), true);
+      t.strictEqual(i.unref(), i);
+      t.strictEqual(i.hasRef(), false);
+      t.strictEqual(i.ref(), i);
+      t.strictEqual(i.hasRef(), true);
+      qt.clearImmediate(i);
+      qt.clearTimeout(h);
+      t.done();
+    },
   },
 };

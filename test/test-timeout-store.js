@@ -3,13 +3,13 @@
 // with the list found from the neighbours, lazy re-keying, and emptied lists left idle for reuse
 // until a drain meets them or they outnumber the busy ones.
 
-const { TimeoutStore } = require('../lib/timeout-list');
+const { TimeoutStore } = require('../lib/timeout-store');
 
 function timer(start) {
   return { _idlePrev: null, _idleNext: null, _idleStart: start };
 }
 
-/* pop every timer in the store's order (what the scheduler's drain does) */
+/* pop every timer in the store's order (what timeouts.js's drain does) */
 function drain(store) {
   const out = [];
   for (;;) {

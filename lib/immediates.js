@@ -1,0 +1,262 @@
+/*
+ * immediates: qtimers' setImmediate queue, run from one native setImmediate.
+ *
+ * Owns the pending immediates (an ImmediateQueue), their lifecycle (pending, running,
+ * destroyed) and reference count, the native driver that drains them, and the knobs of a drain
+ * (setImmediate.maxTickDepth and maxTurnMs).  One native setImmediate (the driver) runs the
+ * queue; it is queued when the first immediate is added and referenced exactly when a
+ * referenced immediate is pending, settled at the end of the section (section.js), so with
+ * only unref'd immediates left the process exits as Node's would.  Between two callbacks the
+ * drain runs the nextTick and microtask queues (process._tickCallback, what Node runs after
+ * each native callback), and a callback that throws leaves the drain with the exception still
+ * propagating, so it reaches 'uncaughtException' (or ends the process) as a native one does,
+ * while the `finally` queues a driver for whatever is left: nothing is lost or run twice.
+ * It must never call user code except in runImmediates, never allocate per callback there, and
+ * never use the globals (they may be qtimers itself, or gone).
+ */
+'use strict';
+
+const natives = require('./natives');
+const clock = require('./clock');
+const section = require('./section');
+const context = require('./context');
+const ImmediateQueue = require('./immediate-queue');
+const { calledInContext, releaseContext } = require('./callback-context');
+const { REFED, DESTROYED, CLEARED, EXTRA, CONTEXT } = require('./flags');
+
+// Captured at load: the globals may be replaced (by us) or removed (by tests) later.
+const nativeSetImmediate = natives.setImmediate;
+const tickCallback = natives.tickCallback;
+const needsEnd = section.needsEnd;
+const contextState = context.state;
+const NONE = context.NONE;
+const ReflectApply = Reflect.apply;
+
+const settings = {
+  // setImmediate.maxTickDepth: how many immediates one event-loop turn runs.  0: exactly those
+  // queued before the turn (Node's rule); -N: those, plus up to N queued while it runs; N > 0:
+  // up to N in all, newly queued ones included.
+  maxTickDepth: -1000,
+  // setImmediate.maxTurnMs: immediates queued while a turn runs are run in the same turn only
+  // while the turn is younger than this.  A recursive setImmediate then costs one native turn
+  // per millisecond instead of one per callback (most of its speedup), while a chain of long
+  // callbacks gets one callback per turn, as natively, so timers and I/O wait no longer than
+  // they would without qtimers.  Its cost: one clock read per newly queued callback.
+  maxTurnMs: 1,
+};
+
+const queue = new ImmediateQueue();
+let refedCount = 0;               // pending immediates with REFED (and a running one, see below)
+// 1 while a referenced immediate's callback runs: it is still in refedCount (released after its
+// callback), which Node would no longer count: Node uncounts an immediate before running it
+let runningRefed = 0;
+let driver = null;                // the native Immediate queued to drain the queue, if any
+let driverRefed = false;
+let drainRunning = false;
+// During a drain: how many entries at the front of the queue were there when it started
+// (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
+let preQueued = 0;
+
+// ---------------------------------------------------------------- the reference count
+
+function countRef() {
+  if (refedCount++ === 0) needsEnd();
+}
+
+function uncountRef() {
+  if (--refedCount === 0) needsEnd();
+}
+
+/* at the end of a section: the driver is referenced exactly when a referenced immediate is pending */
+function syncDriver() {
+  if (driver === null) return;
+  const want = refedCount > 0;
+  if (want !== driverRefed) {
+    driverRefed = want;
+    if (want) driver.ref(); else driver.unref();
+  }
+}
+
+section.atEnd(syncDriver);
+
+// ---------------------------------------------------------------- the driver
+
+// made outside any user's async context (see context.makeDriver)
+function queueDriver() {
+  driver = contextState.mode !== NONE ? context.makeDriver(nativeSetImmediate, runImmediates) : nativeSetImmediate(runImmediates);
+  driverRefed = true;
+  if (refedCount === 0) {
+    driverRefed = false;
+    driver.unref();
+  }
+}
+
+// ---------------------------------------------------------------- add, cancel, ref
+
+function addImmediate(imm) {
+  queue.push(imm);
+  if (imm._flags & REFED) countRef();
+  if (driver === null && !drainRunning) queueDriver();
+}
+
+function cancelImmediate(imm) {
+  const f = imm._flags;
+  if (f & DESTROYED) return;
+  imm._flags = (f | DESTROYED | CLEARED) & ~REFED;
+  if (f & REFED) uncountRef();
+  finishImmediate(imm);
+  // Cancelled right after it was made (the set/clear pattern): take the slot back, and those of
+  // cancelled entries it was hiding (set A, set B, clear A, clear B), so a synchronous loop of
+  // such pairs holds no memory; but never an entry the running drain counted as pre-queued.
+  if (queue.last() === imm && queue.length > preQueued) {
+    do queue.pop();
+    while (queue.length > preQueued && queue.last()._flags & DESTROYED);
+  }
+}
+
+function refImmediate(imm) {
+  const f = imm._flags;
+  if (f & (REFED | DESTROYED)) return;     // as Node: an immediate that ran or was cleared stays unref'd
+  imm._flags = f | REFED;
+  countRef();
+}
+
+function unrefImmediate(imm) {
+  const f = imm._flags;
+  if (!(f & REFED)) return;
+  imm._flags = f & ~REFED;
+  if (!(f & DESTROYED)) uncountRef();
+}
+
+// ---------------------------------------------------------------- the drain
+
+function runImmediates() {
+  driver = null;
+  drainRunning = true;
+  section.drainStarted();
+  // maxTickDepth N > 0: up to N callbacks, new ones included; 0: exactly those queued before
+  // this turn (Node's rule); -N: those plus up to N queued while running.  `newBudget` is how
+  // many callbacks may still run beyond those queued before the turn.
+  const depth = settings.maxTickDepth;
+  let newBudget;
+  if (depth > 0) {
+    preQueued = 0;
+    newBudget = depth;
+  } else {
+    preQueued = queue.length;
+    newBudget = -depth;
+  }
+  // ... and newly queued callbacks run only while the turn is younger than maxTurnMs
+  const turnMs = settings.maxTurnMs;
+  const turnStart = newBudget > 0 && turnMs !== Infinity ? clock.now() : 0;
+  let ranOne = false;
+  // The handle whose callback is running.  A try/finally around each call would cost more than
+  // the rest of the loop, so the one around the loop cleans up after a callback that threw.
+  let running = null;
+  let runningWasRefed = false;
+  // Ticks and microtasks are drained before the next callback, not after each one: after the
+  // last, Node drains them itself when the driver returns.
+  let ticksOwed = false;
+  try {
+    for (;;) {
+      // When the queue is empty, the last callback's ticks and promise jobs may still queue
+      // more (an `await setImmediate()` loop does): drained now, as Node would drain them
+      // right after this driver returns, they get their chance at this turn's budget.
+      if (preQueued === 0 && (newBudget === 0 || (queue.length === 0 && !ticksOwed))) break;
+      if (ticksOwed) {
+        ticksOwed = false;
+        tickCallback();
+        continue;           // the ticks may have cleared or queued immediates: look again
+      }
+      let imm;
+      if (preQueued > 0) {
+        preQueued -= 1;
+        imm = queue.shift();
+      } else {
+        // the turn is old: the rest wait for the next one, after timers and I/O
+        if (ranOne && turnMs !== Infinity && clock.now() - turnStart >= turnMs) break;
+        imm = queue.shift();
+        if (imm._flags & DESTROYED) continue;   // cancelled entries cost no budget
+        newBudget -= 1;
+      }
+      const f = imm._flags;
+      if (f & DESTROYED) continue;
+      imm._flags = (f | DESTROYED) & ~REFED;    // as in Node: destroyed before it runs
+      // Its reference is released after its callback, not before: a callback that queues the
+      // next immediate (a loop) then never takes the count through zero and back.
+      running = imm;
+      runningWasRefed = (f & REFED) !== 0;
+      runningRefed = runningWasRefed ? 1 : 0;
+      if (f & EXTRA) {
+        runWithExtras(imm, f);
+      } else if (contextState.mode === NONE) {
+        // a method call: `this` is the handle, and the callback's own .call/.apply are not used
+        imm._onImmediate();
+        imm._onImmediate = null;    // a handle the program keeps must not keep its callback alive
+      } else {
+        context.callWithoutContext(imm._onImmediate, imm, undefined);
+        imm._onImmediate = null;
+      }
+      running = null;
+      runningRefed = 0;
+      ranOne = true;
+      if (runningWasRefed) uncountRef();
+      clock.callbackRan();
+      ticksOwed = true;
+    }
+  } finally {
+    // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
+    runningRefed = 0;
+    if (running !== null) {
+      finishImmediate(running);
+      if (runningWasRefed) uncountRef();
+    }
+    preQueued = 0;
+    drainRunning = false;
+    if (queue.length > 0 && driver === null) queueDriver();
+    section.drainEnded();
+  }
+}
+
+function runWithExtras(imm, f) {
+  const args = imm._argv;
+  if (!calledInContext(imm, imm._onImmediate, args, f)) {
+    // Method calls with the arguments spelled out, as on the fast path: Reflect.apply goes
+    // through V8's generic array-like call, which costs more than the rest of the callback's
+    // bookkeeping.  setImmediate made the array, one to three long unless there were more.
+    if (args === undefined) imm._onImmediate();
+    else if (args.length === 1) imm._onImmediate(args[0]);
+    else if (args.length === 2) imm._onImmediate(args[0], args[1]);
+    else if (args.length === 3) imm._onImmediate(args[0], args[1], args[2]);
+    else ReflectApply(imm._onImmediate, imm, args);
+  }
+  finishImmediate(imm);
+}
+
+/* release what a run, throwing or cancelled immediate no longer needs */
+function finishImmediate(imm) {
+  imm._onImmediate = null;
+  if (imm._flags & EXTRA) {
+    imm._argv = undefined;
+    if (imm._flags & CONTEXT) releaseContext(imm);
+  }
+}
+
+// ---------------------------------------------------------------- what it holds
+
+/* the queue's and the driver's state now, for stats.js */
+function snapshot() {
+  return {
+    queued: queue.length,             // cancelled entries not yet shifted included
+    refed: refedCount,
+    refedRunning: runningRefed,       // counted in `refed`, but running (Node no longer counts it)
+    driverQueued: driver !== null,
+    driverRefed,
+  };
+}
+
+module.exports = {
+  settings,
+  addImmediate, cancelImmediate, refImmediate, unrefImmediate,
+  snapshot,
+};

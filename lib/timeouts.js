@@ -1,0 +1,380 @@
+/*
+ * timeouts: qtimers' pending setTimeout and setInterval timers, run from one native timer.
+ *
+ * Owns the pending timeouts (a TimeoutStore), their lifecycle (pending, running, destroyed) and
+ * reference count, the native driver that drains them, refresh(), and the knob that decides
+ * what a timer is stamped with (setTimeout.exactStart).  One native setTimeout (the driver) is
+ * armed for the earliest expiry and reused with refresh() when its delay repeats; it is armed
+ * at once when nothing is armed (so it counts from the first timer's start, as Node's would),
+ * re-armed for an earlier timer at the end of the section (section.js), and referenced exactly
+ * when a referenced timeout is pending, so with only unref'd timers left the process exits as
+ * Node's would; with nothing pending there are no wakeups at all.  A drain runs what is due by
+ * one clock reading, in expiry order, draining the nextTick and microtask queues between two
+ * callbacks; a callback that throws leaves the drain with the exception still propagating (to
+ * 'uncaughtException', or the process's end, as a native one), and a nextTick resumes the rest
+ * by the same reading, as Node resumes at once.
+ * It must never call user code except in drainTimeouts, never allocate per callback there, and
+ * never use the globals (they may be qtimers itself, or gone).
+ */
+'use strict';
+
+const natives = require('./natives');
+const clock = require('./clock');
+const section = require('./section');
+const context = require('./context');
+const ids = require('./ids');
+const { TimeoutStore } = require('./timeout-store');
+const { calledInContext, releaseContext } = require('./callback-context');
+const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
+
+// Captured at load: the globals may be replaced (by us) or removed (by tests) later.
+const nativeSetTimeout = natives.setTimeout;
+const nativeClearTimeout = natives.clearTimeout;
+const tickCallback = natives.tickCallback;
+const nextTick = natives.nextTick;
+const needsEnd = section.needsEnd;
+const contextState = context.state;
+const NONE = context.NONE;
+const ReflectApply = Reflect.apply;
+
+const settings = {
+  // setTimeout.exactStart: stamp every timer with the time of its call, as Node does (false:
+  // share one reading per synchronous section, which arms timers early after long work)
+  exactStart: true,
+};
+
+const store = new TimeoutStore();
+let refedCount = 0;               // linked timeouts with REFED (and a running one, see below)
+let driver = null;                // the native Timeout that wakes us; kept for reuse
+let driverDelay = -1;             // the delay it was created with (refresh() re-arms with it)
+let driverRefed = false;
+// The expiry (clock ms) the driver is armed for, Infinity when it is not armed; and the
+// earliest expiry it is needed for, which syncDriver() re-arms it for.
+let armedExpiry = Infinity;
+let wantedExpiry = Infinity;
+// The timeout whose callback is running, and whether its reference is counted in refedCount.
+// Node counts a running timeout until its callback returns, unless the callback unrefs or
+// clears it: ref(), unref() and clear*() adjust the count for it at once, as for a linked one.
+let runningTimeout = null;
+let runningCounted = false;
+let resumeQueued = false;         // a nextTick is queued to resume a drain a callback threw out of
+let resumeNow = 0;                // the reading that drain decided what was due by
+
+// ---------------------------------------------------------------- the reference count
+
+function countRef() {
+  if (refedCount++ === 0) needsEnd();
+}
+
+function uncountRef() {
+  if (--refedCount === 0) needsEnd();
+}
+
+/*
+ * at the end of a section: armed for the earliest pending timer, and referenced exactly when a
+ * referenced timeout is pending
+ */
+function syncDriver() {
+  if (wantedExpiry < armedExpiry) armDriver(wantedExpiry);
+  if (driver === null) return;
+  const want = refedCount > 0;
+  if (want !== driverRefed) {
+    driverRefed = want;
+    if (want) driver.ref(); else driver.unref();
+  }
+}
+
+section.atEnd(syncDriver);
+
+// ---------------------------------------------------------------- the driver
+
+function armDriver(expiry) {
+  // from the time now, read now: the native timer counts from its own call, which is now
+  let delay = expiry - clock.now();
+  if (delay < 1) delay = 1;
+  armedExpiry = wantedExpiry = expiry;
+  if (driver !== null) {
+    if (delay === driverDelay) {
+      if (contextState.mode !== NONE) context.makeDriver(refreshNative, driver);
+      else driver.refresh();
+      return;
+    }
+    nativeClearTimeout(driver);
+  }
+  nextDriverDelay = delay;
+  driver = contextState.mode !== NONE ? context.makeDriver(newDriver) : newDriver();
+  driverDelay = delay;
+  driverRefed = true;
+  if (refedCount === 0) {
+    driverRefed = false;
+    driver.unref();
+  }
+}
+
+// newDriver's argument, passed outside the call so that context.makeDriver needs no closure
+let nextDriverDelay = 1;
+function newDriver() {
+  return nativeSetTimeout(runTimeouts, nextDriverDelay);
+}
+
+function refreshNative(timer) {
+  timer.refresh();
+}
+
+/* the driver must fire by `expiry` */
+function wantDriverBy(expiry) {
+  if (expiry < wantedExpiry) {
+    if (armedExpiry === Infinity) {
+      // Not armed: arm now, so the native timer counts from this timer's start as Node's would
+      // (a section that goes on running must not push the first timer back).
+      armDriver(expiry);
+    } else {
+      // Armed for later: re-arm once, when the section ends, for the earliest timer by then.
+      wantedExpiry = expiry;
+      needsEnd();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- add, cancel, refresh, ref
+
+/* the time a timer made or refreshed now starts at */
+function startNow() {
+  return settings.exactStart ? clock.now() : clock.sectionNow();
+}
+
+/* link a timeout whose _idleTimeout and _flags are set, starting now */
+function addTimeout(timer) {
+  addTimeoutAt(timer, startNow());
+}
+
+function addTimeoutAt(timer, start) {
+  const msecs = Math.trunc(timer._idleTimeout);   // as Node: no sub-millisecond accuracy assumed
+  timer._idleStart = start;
+  store.append(timer, msecs);
+  if (timer._flags & REFED) countRef();
+  wantDriverBy(start + msecs);
+}
+
+function cancelTimeout(timer) {
+  const f = timer._flags;
+  if (f & CLEARED) return;
+  if (timer._idlePrev !== null) {
+    store.unlink(timer);
+    if (f & REFED) uncountRef();
+  } else if (timer === runningTimeout && runningCounted) {
+    runningCounted = false;
+    uncountRef();
+  }
+  timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
+  timer._onTimeout = null;
+  if (f & EXTRA) {
+    timer._timerArgs = undefined;
+    if (f & CONTEXT) releaseContext(timer);
+  }
+  if (f & PRIMITIVE) ids.forget(timer);
+}
+
+function refreshTimeout(timer) {
+  const f = timer._flags;
+  if (f & CLEARED) return;
+  if (timer._idlePrev !== null) {
+    // already pending: a new start, behind the others of its delay
+    const msecs = Math.trunc(timer._idleTimeout);
+    const start = startNow();
+    store.restart(timer, start, msecs);
+    wantDriverBy(start + msecs);
+    return;
+  }
+  if (f & DESTROYED) {
+    // fired: refresh() revives it (documented Node behaviour); it needs a context again
+    timer._flags = f & ~DESTROYED;
+    if (contextState.mode !== NONE) {
+      // the context current now, as Node gives a revived timer; a timer made before contexts
+      // were tracked gets the field as its own (a rare second shape, only on this path)
+      timer._asyncContext = context.timerResource('Timeout', timer);
+      timer._flags |= CONTEXT | EXTRA;
+    }
+  }
+  addTimeout(timer);
+}
+
+function refTimeout(timer) {
+  const f = timer._flags;
+  if (f & REFED) return;
+  timer._flags = f | REFED;
+  if (timer._idlePrev !== null) {
+    countRef();
+  } else if (timer === runningTimeout && !runningCounted && !(f & CLEARED)) {
+    runningCounted = true;
+    countRef();
+  }
+}
+
+function unrefTimeout(timer) {
+  const f = timer._flags;
+  if (!(f & REFED)) return;
+  timer._flags = f & ~REFED;
+  if (timer._idlePrev !== null) {
+    uncountRef();
+  } else if (timer === runningTimeout && runningCounted) {
+    runningCounted = false;
+    uncountRef();
+  }
+}
+
+// ---------------------------------------------------------------- the drain
+
+function runTimeouts() {
+  // what is due is decided against one reading, as Node does: timers that callbacks of this
+  // drain arm (even with 0 ms) wait for the next one
+  drainTimeouts(clock.now());
+}
+
+function drainTimeouts(now) {
+  armedExpiry = Infinity;       // it just fired
+  wantedExpiry = Infinity;
+  section.drainStarted();
+  let running = null;           // as in runImmediates: cleaned up by the finally if it threw
+  let repeatStart = 0;          // the start of a running interval's callback
+  let ticksOwed = false;        // as in runImmediates: drained before the next callback only
+  let completed = false;
+  try {
+    for (;;) {
+      const list = store.peek();
+      if (list === undefined) break;
+      const head = list._idleNext;
+      if (head === list || head._idleStart !== list.start) {
+        // empty, or its head left since it was keyed: re-key and look again
+        store.rekeyTop();
+        continue;
+      }
+      // due: expired, and not started in this very millisecond (a 0 ms timer made by a
+      // callback of this drain would otherwise run in it, and could do so forever)
+      if (list.expiry > now || head._idleStart >= now) break;
+      if (ticksOwed) {
+        ticksOwed = false;
+        tickCallback();
+        continue;           // the ticks may have cleared, refreshed or added timers: look again
+      }
+      store.unlink(head);
+      const f = head._flags;
+      if (!head._onTimeout) {
+        // a program may disarm a timer by deleting its callback, as Node allows
+        head._flags = f | DESTROYED;
+        if (f & CONTEXT) releaseContext(head);
+        if (f & REFED) uncountRef();
+        continue;
+      }
+      // As with immediates, its reference is released after its callback (by afterTimeout).
+      running = head;
+      runningTimeout = head;
+      runningCounted = (f & REFED) !== 0;
+      // as Node: an interval's next period counts from the start of its callback (also for a
+      // timeout whose callback makes it an interval by setting _repeat)
+      if (f & REPEAT) repeatStart = startNow();
+      if (f & EXTRA) runWithExtras(head, f);
+      else if (contextState.mode === NONE) head._onTimeout();
+      else context.callWithoutContext(head._onTimeout, head, undefined);
+      running = null;
+      runningTimeout = null;
+      afterTimeout(head, runningCounted, repeatStart);
+      clock.callbackRan();
+      ticksOwed = true;
+    }
+    completed = true;
+  } finally {
+    if (running !== null) {
+      runningTimeout = null;
+      afterTimeout(running, runningCounted, repeatStart);
+    }
+    wantedExpiry = Infinity;
+    if (completed) wantFirst();
+    else if (!resumeQueued) {
+      // A callback threw.  Node reports the exception and then, at once, goes on with the
+      // timers that were due, before any nextTick (those queued by an 'uncaughtException'
+      // handler included) and before immediates.  The nearest place we can do that is a
+      // nextTick queued now, ahead of the handler's; it decides by the same reading.
+      resumeQueued = true;
+      resumeNow = now;
+      // queued from the top level: not in the domain the throw left active for Node's handler
+      if (contextState.mode !== NONE) context.callAtRoot(nextTick, resumeTimeouts);
+      else nextTick(resumeTimeouts);
+    }
+    // settles the driver while this drain's reading is still the clock's, then hands it back
+    section.drainEnded();
+  }
+}
+
+function resumeTimeouts() {
+  resumeQueued = false;
+  drainTimeouts(resumeNow);
+}
+
+function runWithExtras(timer, f) {
+  const args = timer._timerArgs;
+  if (!calledInContext(timer, timer._onTimeout, args, f)) {
+    // spelled out, as in immediates.js's runWithExtras
+    if (args === undefined) timer._onTimeout();
+    else if (args.length === 1) timer._onTimeout(args[0]);
+    else if (args.length === 2) timer._onTimeout(args[0], args[1]);
+    else if (args.length === 3) timer._onTimeout(args[0], args[1], args[2]);
+    else ReflectApply(timer._onTimeout, timer, args);
+  }
+}
+
+/* want the driver for the first list's exact expiry (re-keying stale tops on the way) */
+function wantFirst() {
+  for (;;) {
+    const list = store.peek();
+    if (list === undefined) return;
+    const head = list._idleNext;
+    if (head !== list && head._idleStart === list.start) {
+      if (list.expiry < armedExpiry) {     // usually armed already, by a callback's setTimeout
+        wantedExpiry = list.expiry;
+        needsEnd();                        // inside the drain: settled when it ends
+      }
+      return;
+    }
+    store.rekeyTop();
+  }
+}
+
+/*
+ * a timeout's callback has returned (or thrown); `counted`: its reference is still counted;
+ * `start`: when the callback started, from which an interval's next period counts
+ */
+function afterTimeout(timer, counted, start) {
+  const f = timer._flags;
+  // refresh()ed from its own callback (pending again), cleared there, or done: re-add an
+  // interval first, so that its reference never leaves the count
+  if (timer._idlePrev === null && !(f & CLEARED)) {
+    if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
+      addTimeoutAt(timer, start);
+    } else {
+      timer._flags = f | DESTROYED;
+      if (f & CONTEXT) releaseContext(timer);
+      if (f & PRIMITIVE) ids.forget(timer);   // as Node: a fired timeout's id is let go
+    }
+  }
+  if (counted) uncountRef();
+}
+
+// ---------------------------------------------------------------- what it holds
+
+/* the store's and the driver's state now, for stats.js */
+function snapshot() {
+  return {
+    refed: refedCount,                // a running timeout included while counted, as Node counts it
+    lists: store.heap.length,
+    armed: armedExpiry !== Infinity,
+    // a native Timeout counts while referenced and not destroyed (also while its callback runs)
+    driverActive: driver !== null && driverRefed && !driver._destroyed,
+  };
+}
+
+module.exports = {
+  settings,
+  addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
+  snapshot,
+};

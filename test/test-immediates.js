@@ -1,0 +1,182 @@
+'use strict';
+// lib/immediates.js through the public functions (qtimers/standalone): FIFO order, clearing,
+// the ticks and microtasks between callbacks, the queue space a set/clear loop holds, and which
+// turn each callback runs in under each maxTickDepth / maxTurnMs.
+
+const { performance } = require('perf_hooks');
+const qt = require('../lib/standalone');
+const { stats } = require('../lib/stats');
+
+const nativeSetImmediate = require('timers').setImmediate;
+
+/* an immediate queued by an immediate waits for the next turn, after a native one queued then */
+function expectNodesRule(t) {
+  const log = [];
+  qt.setImmediate(() => {
+    log.push('a');
+    qt.setImmediate(() => log.push('a-child'));
+    nativeSetImmediate(() => log.push('native'));
+  });
+  qt.setImmediate(() => log.push('b'));
+  qt.setTimeout(() => { t.deepEqual(log, ['a', 'b', 'native', 'a-child']); t.done(); }, 10);
+}
+
+module.exports = {
+  'setImmediate': {
+    'runs in FIFO order with this = its handle and the arguments given': function(t) {
+      const got = [];
+      const handles = [];
+      for (let i = 0; i < 7; i++) {
+        const args = [];
+        for (let k = 0; k < i; k++) args.push(k);
+        handles.push(qt.setImmediate(function() { got.push([this, Array.from(arguments)]); }, ...args));
+      }
+      qt.setImmediate(() => {
+        t.equal(got.length, 7);
+        for (let i = 0; i < 7; i++) {
+          t.strictEqual(got[i][0], handles[i]);
+          t.deepEqual(got[i][1], Array.from({ length: i }, (_, k) => k));
+        }
+        t.done();
+      });
+    },
+
+    'clearImmediate stops it, also from an earlier callback in the same turn': function(t) {
+      let b;
+      qt.setImmediate(() => qt.clearImmediate(b));
+      b = qt.setImmediate(() => t.fail('cleared immediate ran'));
+      const c = qt.setImmediate(() => t.fail('cleared immediate ran'));
+      qt.clearImmediate(c);
+      t.strictEqual(c._onImmediate, null);
+      qt.setImmediate(() => t.done());
+    },
+
+    'the nextTick and microtask queues drain between two callbacks': function(t) {
+      const log = [];
+      qt.setImmediate(() => {
+        log.push('a');
+        process.nextTick(() => log.push('a-tick'));
+        Promise.resolve().then(() => log.push('a-promise'));
+      });
+      qt.setImmediate(() => log.push('b'));
+      qt.setTimeout(() => {
+        log.push('t1');
+        process.nextTick(() => log.push('t1-tick'));
+        Promise.resolve().then(() => log.push('t1-promise'));
+      }, 1);
+      qt.setTimeout(() => log.push('t2'), 1);
+      qt.setTimeout(() => {
+        // whether the timers' turn comes before the immediates' depends on when the loop wakes
+        t.deepEqual(log.filter((e) => e[0] !== 't'), ['a', 'a-tick', 'a-promise', 'b']);
+        t.deepEqual(log.filter((e) => e[0] === 't'), ['t1', 't1-tick', 't1-promise', 't2']);
+        t.done();
+      }, 10);
+    },
+  },
+
+  'clearing immediates older-first in a synchronous loop holds no queue space': function(t) {
+    const before = stats().immediates;
+    for (let k = 0; k < 5000; k++) {
+      const a = qt.setImmediate(() => t.fail('ran'));
+      const b = qt.setImmediate(() => t.fail('ran'));
+      qt.clearImmediate(a);
+      qt.clearImmediate(b);
+    }
+    t.equal(stats().immediates, before);
+    qt.setImmediate(() => t.done());
+  },
+
+  'maxTickDepth': {
+    // A native immediate queued right after the first callback tells which turn a callback
+    // queued by that first callback ran in: before the native one = the same turn.
+    // The count tests turn the time bound off (a loaded machine could end a 1 ms turn early).
+    setUp: function(done) { qt.setImmediate.maxTurnMs = Infinity; done(); },
+    tearDown: function(done) { qt.setImmediate.maxTickDepth = -1000; qt.setImmediate.maxTurnMs = 1; done(); },
+
+    'the defaults: up to 1000 new ones, for at most 1 ms': function(t) {
+      qt.setImmediate.maxTurnMs = 1;
+      t.equal(qt.setImmediate.maxTickDepth, -1000);
+      t.equal(qt.setImmediate.maxTurnMs, 1);
+      t.done();
+    },
+
+    'a young turn runs new immediates; one older than maxTurnMs leaves them to the next turn': function(t) {
+      qt.setImmediate.maxTurnMs = 1;
+      // how many of a chain run before a native immediate queued by the chain's first callback
+      const chainBeforeNative = (work, done) => {
+        const log = [];
+        let depth = 0;
+        function chain() {
+          const end = performance.now() + work;
+          while (performance.now() < end);
+          log.push('c');
+          if (++depth < 20) qt.setImmediate(chain);
+        }
+        qt.setImmediate(() => { chain(); nativeSetImmediate(() => log.push('native')); });
+        qt.setTimeout(() => done(log.indexOf('native')), 100);
+      };
+      // short callbacks: several run in the first turn (three tries: a 1 ms stall of a loaded
+      // machine right after the first one could end one turn early)
+      let tries = 0;
+      const short = () => chainBeforeNative(0, (n) => {
+        if (n <= 1 && ++tries < 3) return short();
+        t.ok(n > 1, `${n} of a chain of quick immediates ran in the first turn`);
+        // 3 ms callbacks: the turn is old after the first, so one per turn, as natively
+        chainBeforeNative(3, (m) => {
+          t.equal(m, 1, 'one 3 ms immediate per turn');
+          t.done();
+        });
+      });
+      short();
+    },
+
+    'maxTurnMs 0 runs no new immediates in the turn (Node\'s rule)': function(t) {
+      qt.setImmediate.maxTurnMs = 0;
+      expectNodesRule(t);
+    },
+
+    '0 runs exactly the callbacks queued before the turn (Node)': function(t) {
+      qt.setImmediate.maxTickDepth = 0;
+      expectNodesRule(t);
+    },
+
+    '-N runs the queued ones plus up to N new ones': function(t) {
+      qt.setImmediate.maxTickDepth = -2;
+      const log = [];
+      let depth = 0;
+      function chain() { log.push('c' + depth); if (++depth < 5) qt.setImmediate(chain); }
+      qt.setImmediate(() => { log.push('a'); nativeSetImmediate(() => log.push('native')); });
+      qt.setImmediate(chain);
+      qt.setTimeout(() => { t.deepEqual(log, ['a', 'c0', 'c1', 'c2', 'native', 'c3', 'c4']); t.done(); }, 10);
+    },
+
+    'N > 0 runs up to N callbacks, new ones included': function(t) {
+      qt.setImmediate.maxTickDepth = 3;
+      const log = [];
+      let depth = 0;
+      function chain() { log.push('c' + depth); if (++depth < 5) qt.setImmediate(chain); }
+      qt.setImmediate(() => { chain(); nativeSetImmediate(() => log.push('native')); });
+      qt.setTimeout(() => { t.deepEqual(log, ['c0', 'c1', 'c2', 'native', 'c3', 'c4']); t.done(); }, 10);
+    },
+
+    '1 runs one callback per turn': function(t) {
+      qt.setImmediate.maxTickDepth = 1;
+      const log = [];
+      qt.setImmediate(() => { log.push('a'); nativeSetImmediate(() => log.push('native')); });
+      qt.setImmediate(() => log.push('b'));
+      qt.setTimeout(() => { t.deepEqual(log, ['a', 'native', 'b']); t.done(); }, 10);
+    },
+
+    'cleared entries cost no budget': function(t) {
+      qt.setImmediate.maxTickDepth = 2;
+      const log = [];
+      for (let i = 0; i < 50; i++) qt.clearImmediate(qt.setImmediate(() => log.push('cleared')));
+      const keep = [qt.setImmediate(() => log.push('x'))];
+      for (let i = 0; i < 50; i++) { keep.push(qt.setImmediate(() => log.push('cleared'))); }
+      for (let i = 1; i < keep.length; i++) qt.clearImmediate(keep[i]);
+      qt.setImmediate(() => { log.push('y'); nativeSetImmediate(() => log.push('native')); });
+      qt.setTimeout(() => { t.deepEqual(log, ['x', 'y', 'native']); t.done(); }, 10);
+    },
+
+  },
+};

@@ -1,0 +1,133 @@
+'use strict';
+// lib/timeouts.js through the public functions (qtimers/standalone): the order timeouts run in,
+// that none runs early, clearing, intervals, refresh() and what exactStart stamps a timer with.
+
+const qt = require('../lib/standalone');
+
+module.exports = {
+  'running': {
+    'runs timers in expiry order, equal expiry in creation order': function(t) {
+      const order = [];
+      qt.setTimeout(() => order.push('c30'), 30);
+      qt.setTimeout(() => order.push('a10'), 10);
+      qt.setTimeout(() => order.push('b10'), 10);
+      qt.setTimeout(() => order.push('d20'), 20);
+      qt.setTimeout(() => {
+        t.deepEqual(order, ['a10', 'b10', 'd20', 'c30']);
+        t.done();
+      }, 40);
+    },
+
+    'never fires before its delay has passed': function(t) {
+      const { performance } = require('perf_hooks');
+      const delays = [1, 2, 5, 10, 25];
+      let left = delays.length;
+      for (const delay of delays) {
+        const start = performance.now();
+        qt.setTimeout(() => {
+          // libuv and qtimers count whole milliseconds, as Node does: allow its 1 ms rounding
+          t.ok(performance.now() - start >= delay - 1, `${delay} ms timer fired after ${performance.now() - start} ms`);
+          if (--left === 0) t.done();
+        }, delay);
+      }
+    },
+  },
+
+  'clearing': {
+    'a cleared timeout never fires, and its callback and arguments are released': function(t) {
+      const h = qt.setTimeout(() => t.fail('cleared timer fired'), 1, { big: 'argument' });
+      qt.clearTimeout(h);
+      t.strictEqual(h._onTimeout, null);
+      t.strictEqual(h._timerArgs, undefined);
+      t.strictEqual(h._destroyed, true);
+      qt.setTimeout(() => t.done(), 5);
+    },
+
+    'clearing a timer due in the same batch from an earlier callback stops it': function(t) {
+      let second;
+      qt.setTimeout(() => qt.clearTimeout(second), 2);
+      second = qt.setTimeout(() => t.fail('cleared in the same batch but fired'), 2);
+      qt.setTimeout(() => t.done(), 10);
+    },
+  },
+
+  'setInterval': {
+    'repeats until cleared, from inside its callback': function(t) {
+      let n = 0;
+      const h = qt.setInterval(function() {
+        t.strictEqual(this, h);
+        if (++n === 4) {
+          qt.clearInterval(h);
+          qt.setTimeout(() => { t.equal(n, 4); t.strictEqual(h._destroyed, true); t.done(); }, 10);
+        }
+      }, 1);
+      t.equal(h._repeat, 1);
+    },
+
+    'a timeout becomes an interval when _repeat is set (as Node allows)': function(t) {
+      let n = 0;
+      const h = qt.setTimeout(() => {
+        if (h._repeat) { qt.clearInterval(h); t.equal(++n, 2); t.done(); return; }
+        n += 1;
+        h._repeat = 1;
+      }, 1);
+      t.strictEqual(h._repeat, null);
+    },
+  },
+
+  'refresh': {
+    'restarts a pending timer from now': function(t) {
+      const { performance } = require('perf_hooks');
+      let last = performance.now();
+      const h = qt.setTimeout(() => {
+        t.ok(performance.now() - last >= 19, 'fired 20 ms after the last refresh');
+        t.done();
+      }, 20);
+      let n = 0;
+      const iv = qt.setInterval(() => {
+        h.refresh();
+        last = performance.now();
+        if (++n === 3) qt.clearInterval(iv);
+      }, 5);
+    },
+
+    'revives a timer that already fired, but not a cleared one': function(t) {
+      let fired = 0;
+      const h = qt.setTimeout(() => {
+        fired += 1;
+        if (fired === 1) qt.setTimeout(() => h.refresh(), 1);
+      }, 1);
+      const cleared = qt.setTimeout(() => t.fail('cleared timer revived'), 1);
+      qt.clearTimeout(cleared);
+      cleared.refresh();
+      qt.setTimeout(() => { t.equal(fired, 2); t.done(); }, 20);
+    },
+
+    'refresh from its own callback runs it again later, once': function(t) {
+      let calls = 0;
+      const h = qt.setTimeout(() => { if (++calls === 1) h.refresh(); }, 1);
+      qt.setTimeout(() => { t.equal(calls, 2); t.done(); }, 15);
+    },
+  },
+
+  'exactStart': {
+    tearDown: function(done) { qt.setTimeout.exactStart = true; done(); },
+
+    'by default every timer is stamped with the time of its call; false shares one reading per section': function(t) {
+      const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end); };
+      t.strictEqual(qt.setTimeout.exactStart, true, 'the default');
+      const a = qt.setTimeout(() => {}, 100);
+      busy(5);
+      const b = qt.setTimeout(() => {}, 100);
+      t.ok(b._idleStart >= a._idleStart + 4, `stamped at its call (${b._idleStart - a._idleStart} ms later)`);
+      b.refresh();
+      qt.setTimeout.exactStart = false;
+      const c = qt.setTimeout(() => {}, 100);
+      busy(5);
+      const d = qt.setTimeout(() => {}, 100);
+      t.equal(d._idleStart, c._idleStart, 'exactStart = false: one section, one reading');
+      [a, b, c, d].forEach(qt.clearTimeout);
+      t.done();
+    },
+  },
+};
