@@ -100,6 +100,37 @@ module.exports = {
     t.done();
   },
 
+  'after a throwing timeout the due ones run right after the handler, before its immediate, as native': function(t) {
+    // the handler queues an immediate; Node runs the rest of the due timeouts first
+    const source = `
+      const log = [];
+      process.on('uncaughtException', (e) => {
+        log.push('handler ' + e.message);
+        setImmediate(() => log.push('immediate after ' + e.message));
+      });
+      // start right after a millisecond tick, so that the three share their start and expiry
+      const t0 = Math.floor(performance.now());
+      while (Math.floor(performance.now()) === t0);
+      setTimeout(() => { log.push('A'); throw new Error('A'); }, 5);
+      setTimeout(() => { log.push('B'); throw new Error('B'); }, 5);
+      setTimeout(() => log.push('C'), 5);
+      setTimeout(() => console.log(JSON.stringify(log)), 50);
+    `;
+    const expected = ['A', 'handler A', 'B', 'handler B', 'C', 'immediate after A', 'immediate after B'];
+    for (const qtimers of [false, true]) {
+      // up to three tries: on a loaded machine a preemption between the three setTimeout calls
+      // can put B and C a millisecond later, natively too; a wrong order every time is a bug
+      let res;
+      for (let tries = 0; tries < 3; tries++) {
+        res = runJson(source, { qtimers });
+        t.equal(res.status, 0, res.stderr);
+        if (JSON.stringify(res.json) === JSON.stringify(expected)) break;
+      }
+      t.deepEqual(res.json, expected, qtimers ? 'qtimers' : 'native');
+    }
+    t.done();
+  },
+
   'an unhandled throw ends the process with the same status and report as native': function(t) {
     for (const kind of ['setTimeout(f, 1)', 'setImmediate(f)', 'setInterval(f, 1)']) {
       const src = `function f() { throw new TypeError('bad thing'); }\n${kind};\nsetTimeout(() => console.log('survived'), 50);`;
