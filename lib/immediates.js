@@ -11,6 +11,8 @@
  * each native callback), and a callback that throws leaves the drain with the exception still
  * propagating, so it reaches 'uncaughtException' (or ends the process) as a native one does,
  * while the `finally` queues a driver for whatever is left: nothing is lost or run twice.
+ * Also owns what is counted of them for stats.js (callbacks run and thrown, driver turns), in
+ * integer increments.
  * It must never call user code except in runImmediates, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
@@ -56,6 +58,14 @@ let drainRunning = false;
 // During a drain: how many entries at the front of the queue were there when it started
 // (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
 let preQueued = 0;
+// stats.js's hook for an immediate made, while it tracks origins
+let onAdd = null;
+
+// ---------------------------------------------------------------- what is counted
+
+let ranCount = 0;                 // callbacks started (a throwing one included)
+let threwCount = 0;               // callbacks that threw
+let drainCount = 0;               // turns of the native driver
 
 // ---------------------------------------------------------------- the reference count
 
@@ -97,6 +107,7 @@ function addImmediate(imm) {
   queue.push(imm);
   if (imm._flags & REFED) countRef();
   if (driver === null && !drainRunning) queueDriver();
+  if (onAdd !== null) onAdd(imm);
 }
 
 function cancelImmediate(imm) {
@@ -133,6 +144,7 @@ function unrefImmediate(imm) {
 function runImmediates() {
   driver = null;
   drainRunning = true;
+  drainCount += 1;
   section.drainStarted();
   // maxTickDepth N > 0: up to N callbacks, new ones included; 0: exactly those queued before
   // this turn (Node's rule); -N: those plus up to N queued while running.  `newBudget` is how
@@ -187,6 +199,7 @@ function runImmediates() {
       running = imm;
       runningWasRefed = (f & REFED) !== 0;
       runningRefed = runningWasRefed ? 1 : 0;
+      ranCount += 1;
       if (f & EXTRA) {
         runWithExtras(imm, f);
       } else if (contextState.mode === NONE) {
@@ -208,6 +221,7 @@ function runImmediates() {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
     runningRefed = 0;
     if (running !== null) {
+      threwCount += 1;
       finishImmediate(running);
       if (runningWasRefed) uncountRef();
     }
@@ -244,6 +258,35 @@ function finishImmediate(imm) {
 
 // ---------------------------------------------------------------- what it holds
 
+/* what was counted since load or the last resetCounts(), for stats.js */
+function counts() {
+  return { ran: ranCount, threw: threwCount, drains: drainCount };
+}
+
+function resetCounts() {
+  ranCount = threwCount = drainCount = 0;
+}
+
+/*
+ * visit(imm) for every pending immediate, in queue order.  Read from the queue's segments in
+ * place (ImmediateQueue has no iterator, and its push/shift path must stay as it is): the
+ * cancelled entries it still holds are skipped.
+ */
+function forEachPending(visit) {
+  const mask = ImmediateQueue.SEGMENT_SIZE - 1;
+  for (let seg = queue.head; seg !== null; seg = seg.next) {
+    for (let k = 0; k < seg.count; k++) {
+      const imm = seg.slots[(seg.bottom + k) & mask];
+      if (!(imm._flags & DESTROYED)) visit(imm);
+    }
+  }
+}
+
+/* stats.js's hook for every immediate made from now on (null: none) */
+function onImmediateAdded(hook) {
+  onAdd = hook;
+}
+
 /* the queue's and the driver's state now, for stats.js */
 function snapshot() {
   return {
@@ -258,5 +301,5 @@ function snapshot() {
 module.exports = {
   settings,
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
-  snapshot,
+  snapshot, forEachPending, counts, resetCounts, onImmediateAdded,
 };

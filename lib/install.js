@@ -2,7 +2,8 @@
  * install: putting qtimers in place of Node's timers, and taking it out again.
  *
  * Owns the swap and the module's public face: the object `require('qtimers')` returns (install,
- * uninstall, isInstalled, the timer functions, currentTimestamp).  install() replaces the six
+ * uninstall, isInstalled, the timer functions, currentTimestamp, and stats.js's and report.js's
+ * stats, pending, trackOrigins and report).  install() replaces the six
  * global timer functions and, unless told `{ timersModule: false }`, the same six exports of
  * Node's `timers` module and setTimeout, setImmediate, setInterval, scheduler.wait and
  * scheduler.yield of `timers/promises` (with lib/promises.js's), so libraries that call
@@ -39,6 +40,8 @@ const timers = require('./timers');
 const { trackAsyncContext } = require('./context');
 const promises = require('./promises');
 const activeResources = require('./active-resources');
+const stats = require('./stats');
+const { report } = require('./report');
 
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
@@ -207,6 +210,10 @@ const qtimers = {
   clearInterval: timers.clearInterval,
   currentTimestamp: timers.currentTimestamp,
   trackAsyncContext,
+  stats: stats.timerStats,
+  pending: stats.pending,
+  trackOrigins: stats.trackOrigins,
+  report,
   Timeout: timers.Timeout,
   Immediate: timers.Immediate,
 };

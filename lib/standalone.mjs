@@ -9,5 +9,6 @@ export const {
   setTimeout, clearTimeout,
   setInterval, clearInterval,
   currentTimestamp, trackAsyncContext,
+  stats, pending, trackOrigins, report,
   Timeout, Immediate,
 } = qtimers;

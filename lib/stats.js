@@ -1,15 +1,32 @@
 /*
- * stats: what qtimers holds right now, in counts.
+ * stats: what qtimers holds and has done, in counts, lists and (optionally) origins.
  *
- * Owns putting the immediates' and the timeouts' state side by side: stats() for diagnostics and
- * tests (queue entries, referenced handles, timeout lists, drivers), activeHandles() for
- * active-resources.js, which corrects process.getActiveResourcesInfo() with it.
- * It must never change anything it reports on.
+ * Owns putting the immediates' and the timeouts' state side by side.  For programs (the public
+ * API, through install.js): timerStats() (stats(): pending, referenced, run, thrown and drains
+ * per kind, the pending delays, and the lateness of fired timeouts and intervals from
+ * timeouts.js's histogram), pending() (the pending handles, sorted by due time) and
+ * trackOrigins() (where each new handle was made: a stack captured into a side WeakMap, formatted
+ * only when pending() reads it).  Pending counts are found by walking the queue and the lists,
+ * so that adding and clearing a timer count nothing: a call costs O(pending).  For qtimers
+ * itself: stats() for tests (queue entries, referenced handles, timeout lists, drivers) and
+ * activeHandles() for active-resources.js, which corrects process.getActiveResourcesInfo().
+ * It must never change anything it reports on (a reset only zeroes the counts), never call user
+ * code but Error.prepareStackTrace while formatting an origin, and never let an error of its own
+ * escape: a bad argument gets Node's ERR_INVALID_ARG_TYPE.
  */
 'use strict';
 
+const path = require('path');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const clock = require('./clock');
+const { invalidArgType } = require('./knobs');
+const { REFED, REPEAT } = require('./flags');
+
+const LIB_DIR = __dirname + path.sep;
+const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats() names
+
+// ---------------------------------------------------------------- for qtimers itself
 
 function stats() {
   const i = immediates.snapshot();
@@ -42,4 +59,186 @@ function activeHandles() {
   };
 }
 
-module.exports = { stats, activeHandles };
+// ---------------------------------------------------------------- arguments, as Node checks them
+
+/* Node's ERR_INVALID_ARG_TYPE for argument or property `name`, its stack from `caller`'s call on */
+function argumentError(name, type, value, caller) {
+  const err = invalidArgType(name, type, value);
+  if (name.indexOf('.') < 0) err.message = err.message.replace('" property', '" argument');
+  Error.captureStackTrace(err, caller);
+  return err;
+}
+
+/* options.<name> as a boolean (undefined: false); options undefined or an object, as Node's validateObject */
+function booleanOption(options, name, caller) {
+  if (options === undefined) return false;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw argumentError('options', 'object', options, caller);
+  }
+  const value = options[name];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw argumentError(`options.${name}`, 'boolean', value, caller);
+  return value;
+}
+
+// ---------------------------------------------------------------- stats()
+
+/* the lateness histogram's summary: count, mean, p50, p99 and max, in ms */
+function latenessSummary(counted) {
+  const buckets = counted.lateness;
+  let count = 0;
+  for (let i = 0; i < buckets.length; i++) count += buckets[i];
+  if (count === 0) return { count: 0, mean: 0, p50: 0, p99: 0, max: 0 };
+  return {
+    count,
+    mean: counted.latenessSum / count,
+    p50: percentile(buckets, count, 0.5, counted.latenessMax),
+    p99: percentile(buckets, count, 0.99, counted.latenessMax),
+    max: counted.latenessMax,
+  };
+}
+
+/* the lateness that at least `fraction` of the samples do not exceed: its bucket's top, at most max */
+function percentile(buckets, count, fraction, max) {
+  const rank = Math.ceil(fraction * count);
+  let seen = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    seen += buckets[i];
+    if (seen >= rank) return Math.min(timeouts.bucketHigh(i), max);
+  }
+  return max;
+}
+
+/*
+ * stats(options): what is pending, what has run, how late timeouts ran.  options.reset: zero the
+ * counts (run, thrown, drains, lateness) once they are read, so the next call covers what
+ * happened since.
+ */
+function timerStats(options) {
+  const reset = booleanOption(options, 'reset', timerStats);
+  const imm = { pending: 0, refed: 0, ran: 0, threw: 0, drains: 0 };
+  immediates.forEachPending(function countImmediate(handle) {
+    imm.pending += 1;
+    if (handle._flags & REFED) imm.refed += 1;
+  });
+  const tmo = { pending: 0, intervals: 0, refed: 0, ran: 0, threw: 0, drains: 0, delays: 0, largestLists: [] };
+  const perDelay = new Map();
+  timeouts.forEachPending(function countTimeout(timer, delay) {
+    tmo.pending += 1;
+    if (timer._flags & REPEAT) tmo.intervals += 1;
+    if (timer._flags & REFED) tmo.refed += 1;
+    perDelay.set(delay, (perDelay.get(delay) || 0) + 1);
+  });
+  tmo.delays = perDelay.size;
+  tmo.largestLists = Array.from(perDelay, ([delay, pending]) => ({ delay, pending }))
+    .sort((a, b) => b.pending - a.pending || a.delay - b.delay)
+    .slice(0, LARGEST_LISTS);
+  const immCounts = immediates.counts();
+  const tmoCounts = timeouts.counts();
+  imm.ran = immCounts.ran;
+  imm.threw = immCounts.threw;
+  imm.drains = immCounts.drains;
+  tmo.ran = tmoCounts.ran;
+  tmo.threw = tmoCounts.threw;
+  tmo.drains = tmoCounts.drains;
+  if (reset) {
+    immediates.resetCounts();
+    timeouts.resetCounts();
+  }
+  return { immediates: imm, timeouts: tmo, lateness: latenessSummary(tmoCounts) };
+}
+
+// ---------------------------------------------------------------- origins
+
+// handle -> the object its creation stack was captured into, until pending() first reads it;
+// from then on the array of its formatted frames
+const origins = new WeakMap();
+let tracking = false;
+
+function recordOrigin(handle) {
+  if (origins.has(handle)) return;          // a refresh() revives a timer: it keeps its origin
+  const holder = {};
+  // the frames from the qtimers function that made the handle on; V8 formats them only when read
+  Error.captureStackTrace(holder, recordOrigin);
+  origins.set(handle, holder);
+}
+
+/* trackOrigins(enabled): record where each handle made from now on was made (off by default) */
+function trackOrigins(enabled) {
+  if (typeof enabled !== 'boolean') throw argumentError('enabled', 'boolean', enabled, trackOrigins);
+  tracking = enabled;
+  const hook = enabled ? recordOrigin : null;
+  timeouts.onTimeoutAdded(hook);
+  immediates.onImmediateAdded(hook);
+}
+
+function isTrackingOrigins() {
+  return tracking;
+}
+
+/* the frames of a handle's creation stack outside qtimers' own files, or null if not recorded */
+function framesOf(handle) {
+  const recorded = origins.get(handle);
+  if (recorded === undefined) return null;
+  if (Array.isArray(recorded)) return recorded;
+  let text = '';
+  try {
+    text = String(recorded.stack);            // a program's Error.prepareStackTrace may run here
+  } catch (err) {
+    text = '';
+  }
+  const frames = text.split('\n')
+    .filter((line) => /^\s+at /.test(line) && line.indexOf(LIB_DIR) < 0)
+    .map((line) => line.trim().slice(3));
+  origins.set(handle, frames);                // the formatted frames are all that is kept
+  return frames;
+}
+
+// ---------------------------------------------------------------- pending()
+
+/* a callback's own name, read without running a getter; '(anonymous)' if it has none */
+function callbackName(fn) {
+  if (typeof fn !== 'function') return '(none)';
+  const desc = Object.getOwnPropertyDescriptor(fn, 'name');
+  return desc !== undefined && typeof desc.value === 'string' && desc.value !== '' ? desc.value : '(anonymous)';
+}
+
+function entry(kind, delay, msUntilDue, handle, fn) {
+  const frames = framesOf(handle);
+  return {
+    kind,
+    delay,
+    msUntilDue,
+    ref: (handle._flags & REFED) !== 0,
+    callback: callbackName(fn),
+    origin: frames === null ? null : frames.length > 0 ? frames[0] : '(unknown)',
+    stack: frames === null ? null : frames.join('\n'),
+  };
+}
+
+/*
+ * pending(options): the pending handles, immediates first (in the order they run), then timeouts
+ * and intervals by due time (ties: the earlier started first).  options.refedOnly: only those
+ * that keep the process alive.
+ */
+function pending(options) {
+  const refedOnly = booleanOption(options, 'refedOnly', pending);
+  // the handles first, the entries after: formatting an origin may run a program's code
+  const imms = [];
+  immediates.forEachPending(function listImmediate(imm) {
+    if (!refedOnly || (imm._flags & REFED)) imms.push(imm);
+  });
+  const timers = [];
+  timeouts.forEachPending(function listTimeout(timer, delay) {
+    if (!refedOnly || (timer._flags & REFED)) timers.push({ timer, delay, due: timer._idleStart + delay });
+  });
+  timers.sort((a, b) => a.due - b.due || a.timer._idleStart - b.timer._idleStart);
+  const now = clock.now();
+  const list = imms.map((imm) => entry('immediate', 0, 0, imm, imm._onImmediate));
+  for (const { timer, delay, due } of timers) {
+    list.push(entry(timer._flags & REPEAT ? 'interval' : 'timeout', delay, due - now, timer, timer._onTimeout));
+  }
+  return list;
+}
+
+module.exports = { stats, activeHandles, timerStats, pending, trackOrigins, isTrackingOrigins };

@@ -13,6 +13,9 @@
  * callbacks; a callback that throws leaves the drain with the exception still propagating (to
  * 'uncaughtException', or the process's end, as a native one), and a nextTick resumes the rest
  * by the same reading, as Node resumes at once.
+ * Also owns what is counted of them for stats.js: callbacks run and thrown, driver wakeups, and
+ * how late each callback started, recorded from the reading the drain decides by (no clock read
+ * of its own) into a fixed log-scale histogram: a few integer updates per callback.
  * It must never call user code except in drainTimeouts, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
@@ -59,6 +62,24 @@ let runningTimeout = null;
 let runningCounted = false;
 let resumeQueued = false;         // a nextTick is queued to resume a drain a callback threw out of
 let resumeNow = 0;                // the reading that drain decided what was due by
+// stats.js's hook for a timer made (or revived by refresh()), while it tracks origins
+let onAdd = null;
+
+// ---------------------------------------------------------------- what is counted
+
+let ranCount = 0;                 // callbacks started (a throwing one included)
+let threwCount = 0;               // callbacks that threw
+let drainCount = 0;               // wakeups of the native driver
+// Lateness (ms from a timer's expiry to the reading its drain ran it by), whole milliseconds:
+// bucket i < EXACT_BUCKETS holds exactly i ms; above, each power of two is cut into
+// SUB_BUCKETS, so a bucket is at most 1/8 of its values wide (up to 2^31 ms: 240 buckets).
+const EXACT_BUCKETS = 16;
+const SUB_BITS = 3;
+const SUB_BUCKETS = 1 << SUB_BITS;
+const LATENESS_BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
+const lateness = new Float64Array(LATENESS_BUCKETS);
+let latenessSum = 0;
+let latenessMax = 0;
 
 // ---------------------------------------------------------------- the reference count
 
@@ -146,6 +167,7 @@ function startNow() {
 /* link a timeout whose _idleTimeout and _flags are set, starting now */
 function addTimeout(timer) {
   addTimeoutAt(timer, startNow());
+  if (onAdd !== null) onAdd(timer);
 }
 
 function addTimeoutAt(timer, start) {
@@ -226,6 +248,7 @@ function unrefTimeout(timer) {
 // ---------------------------------------------------------------- the drain
 
 function runTimeouts() {
+  drainCount += 1;
   // what is due is decided against one reading, as Node does: timers that callbacks of this
   // drain arm (even with 0 ms) wait for the next one
   drainTimeouts(clock.now());
@@ -266,6 +289,12 @@ function drainTimeouts(now) {
         if (f & REFED) uncountRef();
         continue;
       }
+      // how late it starts, by this drain's reading: the list is still keyed by its expiry
+      const late = now - list.expiry;
+      lateness[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+      latenessSum += late;
+      if (late > latenessMax) latenessMax = late;
+      ranCount += 1;
       // As with immediates, its reference is released after its callback (by afterTimeout).
       running = head;
       runningTimeout = head;
@@ -285,6 +314,7 @@ function drainTimeouts(now) {
     completed = true;
   } finally {
     if (running !== null) {
+      threwCount += 1;
       runningTimeout = null;
       afterTimeout(running, runningCounted, repeatStart);
     }
@@ -362,6 +392,66 @@ function afterTimeout(timer, counted, start) {
 
 // ---------------------------------------------------------------- what it holds
 
+/* the histogram bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
+function latenessBucket(ms) {
+  if (ms < EXACT_BUCKETS) return ms;
+  if (ms >= 2 ** 31) return LATENESS_BUCKETS - 1;
+  const exponent = 31 - Math.clz32(ms);    // >= 4
+  return EXACT_BUCKETS + (exponent - 4) * SUB_BUCKETS + ((ms >>> (exponent - SUB_BITS)) & (SUB_BUCKETS - 1));
+}
+
+/* the smallest and the largest lateness that bucket `i` holds */
+function bucketLow(i) {
+  if (i < EXACT_BUCKETS) return i;
+  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
+  return (SUB_BUCKETS + ((i - EXACT_BUCKETS) & (SUB_BUCKETS - 1))) * 2 ** (exponent - SUB_BITS);
+}
+
+function bucketHigh(i) {
+  if (i < EXACT_BUCKETS) return i;
+  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
+  return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
+}
+
+/* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
+function counts() {
+  return {
+    ran: ranCount,
+    threw: threwCount,
+    drains: drainCount,
+    lateness: Array.from(lateness),
+    latenessSum,
+    latenessMax,
+  };
+}
+
+function resetCounts() {
+  ranCount = threwCount = drainCount = 0;
+  lateness.fill(0);
+  latenessSum = latenessMax = 0;
+}
+
+/*
+ * visit(timer, delay) for every pending timeout and interval, list by list, each list in expiry
+ * order: the linked ones, and an interval whose callback runs now (it will be linked again)
+ */
+function forEachPending(visit) {
+  const heap = store.heap;
+  for (let i = 0; i < heap.length; i++) {
+    const list = heap[i];
+    for (let timer = list._idleNext; timer !== list; timer = timer._idleNext) visit(timer, list.msecs);
+  }
+  const t = runningTimeout;
+  if (t !== null && t._idlePrev === null && (t._flags & (REPEAT | CLEARED)) === REPEAT && t._idleTimeout >= 0) {
+    visit(t, Math.trunc(t._idleTimeout));
+  }
+}
+
+/* stats.js's hook for every timer made or revived from now on (null: none) */
+function onTimeoutAdded(hook) {
+  onAdd = hook;
+}
+
 /* the store's and the driver's state now, for stats.js */
 function snapshot() {
   return {
@@ -376,5 +466,5 @@ function snapshot() {
 module.exports = {
   settings,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
-  snapshot,
+  snapshot, forEachPending, counts, resetCounts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
 };

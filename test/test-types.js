@@ -148,4 +148,38 @@ module.exports = {
     t.equal(compiled.status, 0, compiled.output);
     t.done();
   },
+
+  'stats(), pending(), trackOrigins() and report() are typed, and qtimers/report is a side effect': function(t) {
+    const lib = (file) => JSON.stringify(path.join(ROOT, 'lib', file));
+    const res = tscSources({
+      'tsconfig.json': JSON.stringify({ compilerOptions: COMPILER_OPTIONS, include: ['uses.cts', 'uses.mts'] }),
+      'uses.cts': `
+        import qtimers = require(${lib('index.js')});
+        import preload = require(${lib('report-preload.js')});
+        const s: qtimers.Stats = qtimers.stats({ reset: true });
+        const late: number = s.lateness.p99 + s.timeouts.largestLists[0].delay + s.immediates.refed;
+        const list: qtimers.PendingTimer[] = qtimers.pending({ refedOnly: true });
+        const kind: 'immediate' | 'timeout' | 'interval' = list[0].kind;
+        const origin: string | null = list[0].origin;
+        qtimers.trackOrigins(true);
+        const text: string = qtimers.report();
+        // @ts-expect-error trackOrigins takes a boolean
+        qtimers.trackOrigins(1);
+        // @ts-expect-error no such option
+        qtimers.pending({ refed: true });
+        // @ts-expect-error qtimers/report exports nothing
+        preload.stats();
+        export = { late, kind, origin, text };
+      `,
+      'uses.mts': `
+        import { stats, pending, report, type Stats, type PendingTimer } from ${lib('standalone.mjs')};
+        import ${lib('report-preload.js')};
+        const s: Stats = stats();
+        const p: PendingTimer[] = pending();
+        export const all = [s, p, report()];
+      `,
+    });
+    t.equal(res.status, 0, res.output);
+    t.done();
+  },
 };
