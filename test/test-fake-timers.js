@@ -19,36 +19,12 @@
 
 const assert = require('assert');
 const path = require('path');
-const childProcess = require('child_process');
-const { twoAtATime, lastJson, ROOT } = require('./helpers/child');
+const child = require('./helpers/child');
+const { twoAtATime, lastJson, ROOT } = child;
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'fake-timers');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 
-/* run a command with extra environment; a child still running after timeoutMs is killed */
-function spawnWithWatchdog(command, args, env, timeoutMs, done) {
-  const child = childProcess.spawn(command, args, {
-    cwd: ROOT,
-    env: Object.assign({}, process.env, { CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' }, env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,   // its own process group: the watchdog kills jest's and vitest's children too
-  });
-  let out = '';
-  let err = '';
-  let timedOut = false;
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { err += d; });
-  const watchdog = setTimeout(() => {
-    timedOut = true;
-    try { process.kill(-child.pid, 'SIGKILL'); } catch (e) { child.kill('SIGKILL'); }
-  }, timeoutMs);
-  child.on('close', (code, signal) => {
-    clearTimeout(watchdog);
-    done({ code, signal, timedOut, out, err });
-  });
-}
 
 const FAKES = ['sinon', 'sinon-all', 'sinon-hrtime', 'node-test'];
 const ORDERS = ['qtimers-first', 'fakes-first', 'uninstall-under'];
@@ -162,7 +138,9 @@ module.exports = {
   before: function (done) {
     twoAtATime(Object.keys(RUNS), (name, finishedOne) => {
       const [command, args, env, timeout] = RUNS[name];
-      spawnWithWatchdog(command, args, env, timeout, (r) => {
+      // its own process group: the watchdog kills jest's and vitest's workers too
+      const environment = Object.assign({ CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' }, env);
+      child.spawn(command, args, { timeout, cwd: ROOT, env: environment, processGroup: true }, (r) => {
         results[name] = r;
         finishedOne();
       });

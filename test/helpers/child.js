@@ -42,12 +42,20 @@ function runJson(source, options) {
 }
 
 /*
- * spawn(node, argv, timeoutMs, done): the asynchronous run(), for long children that several
- * tests share; done({ code, signal, timedOut, out, err }).  A child still running after
- * timeoutMs is killed.
+ * spawn(command, argv, limit, done): the asynchronous run(), for long children that several
+ * tests share; done({ code, signal, timedOut, out, err }).  `limit` is the watchdog's timeout
+ * in ms, or { timeout, cwd, env, processGroup }: env is added to this process's environment,
+ * and with processGroup the child leads a process group of its own, all of which the watchdog
+ * kills (a test runner's workers too).  A child still running after the timeout is killed.
  */
-function spawn(node, argv, timeoutMs, done) {
-  const child = childProcess.spawn(node, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+function spawn(command, argv, limit, done) {
+  const options = typeof limit === 'number' ? { timeout: limit } : limit;
+  const child = childProcess.spawn(command, argv, {
+    cwd: options.cwd,
+    env: options.env ? Object.assign({}, process.env, options.env) : process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup === true,
+  });
   let out = '';
   let err = '';
   let timedOut = false;
@@ -55,7 +63,11 @@ function spawn(node, argv, timeoutMs, done) {
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d) => { out += d; });
   child.stderr.on('data', (d) => { err += d; });
-  const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL'); }, timeoutMs);
+  const timer = setTimeout(() => {
+    timedOut = true;
+    if (options.processGroup !== true) return child.kill('SIGKILL');
+    try { process.kill(-child.pid, 'SIGKILL'); } catch (e) { child.kill('SIGKILL'); }
+  }, options.timeout);
   child.on('close', (code, signal) => {
     clearTimeout(timer);
     done({ code, signal, timedOut, out, err });
