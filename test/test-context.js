@@ -3,7 +3,8 @@
 // code that scheduled it, exactly as with native timers.  Each program runs natively and with
 // qtimers in separate processes, and the observations must be identical.
 
-const { runJson } = require('./helpers/child');
+const child = require('./helpers/child');
+const { runJson } = child;
 
 function both(t, source) {
   const native = runJson(source, { qtimers: false });
@@ -281,11 +282,10 @@ module.exports = {
     // where Node keeps stores in async context frames (24+), this is what lets a preloaded
     // qtimers skip carrying a context until the program enters a store
     const fixture = require('path').join(__dirname, 'fixtures', 'context', 'preload.js');
-    const root = require('path').resolve(__dirname, '..');
-    const run = (preload) => {
-      const res = require('child_process').spawnSync(process.execPath, (preload ? ['-r', root] : []).concat([fixture, root]), { encoding: 'utf8', timeout: 20000 });
+    const run = (qtimers) => {
+      const res = child.runFileJson(fixture, { qtimers, args: [child.ROOT] });
       t.equal(res.status, 0, res.stderr);
-      return JSON.parse(res.stdout.trim().split('\n').pop());
+      return res.json;
     };
     const native = run(false);
     const ours = run(true);

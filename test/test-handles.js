@@ -18,8 +18,7 @@ function runPreloaded(source) {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'qtimers-handles-')), 'program.js');
   fs.writeFileSync(file, source);
   try {
-    const res = require('child_process').spawnSync(process.execPath, ['-r', child.PRELOAD, file], { encoding: 'utf8', timeout: 20000 });
-    return { status: res.status, stderr: res.stderr, json: child.lastJson(res.stdout || '') };
+    return child.runFileJson(file);
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }

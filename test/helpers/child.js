@@ -10,17 +10,12 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '../..');
 const PRELOAD = path.join(ROOT, 'index.js');
 
-/*
- * run(source, { qtimers: true, args: [], env: {}, timeout: 20000 })
- * The source runs as a CommonJS module (node -e), with `ROOT` defined as the repo path.
- */
-function run(source, options) {
-  options = options || {};
+/* node [-r qtimers] [nodeArgs] ...program ...args, synchronously, with a timeout */
+function exec(program, args, options) {
   const argv = [];
   if (options.qtimers !== false) argv.push('-r', PRELOAD);
   if (options.nodeArgs) argv.push(...options.nodeArgs);
-  argv.push('-e', `const ROOT = ${JSON.stringify(ROOT)};\n${source}`);
-  if (options.args) argv.push('--', ...options.args);
+  argv.push(...program, ...args);
   const res = spawnSync(process.execPath, argv, {
     encoding: 'utf8',
     timeout: options.timeout || 20000,
@@ -29,16 +24,43 @@ function run(source, options) {
   return { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, error: res.error };
 }
 
-/* run() and parse the last stdout line as JSON */
-function runJson(source, options) {
-  const res = run(source, options);
-  const lines = res.stdout.trim().split('\n');
+/*
+ * run(source, { qtimers: true, args: [], env: {}, timeout: 20000 })
+ * The source runs as a CommonJS module (node -e), with `ROOT` defined as the repo path.
+ */
+function run(source, options) {
+  options = options || {};
+  return exec(['-e', `const ROOT = ${JSON.stringify(ROOT)};\n${source}`], options.args ? ['--', ...options.args] : [], options);
+}
+
+/*
+ * runFile(file, options): a script file instead (`node -r qtimers file.js args`), as a program
+ * is run, which qtimers can tell from code given with -e (lib/context.js)
+ */
+function runFile(file, options) {
+  options = options || {};
+  return exec([file], options.args || [], options);
+}
+
+/* the last stdout line of a run, parsed as JSON (undefined if it is not) */
+function withJson(res) {
+  const lines = (res.stdout || '').trim().split('\n');
   try {
     res.json = JSON.parse(lines[lines.length - 1]);
   } catch (err) {
     res.json = undefined;
   }
   return res;
+}
+
+/* run() and parse the last stdout line as JSON */
+function runJson(source, options) {
+  return withJson(run(source, options));
+}
+
+/* runFile() and parse the last stdout line as JSON */
+function runFileJson(file, options) {
+  return withJson(runFile(file, options));
 }
 
 /*
@@ -104,4 +126,4 @@ function twoAtATime(names, start, done) {
   launch();
 }
 
-module.exports = { run, runJson, spawn, lastJson, twoAtATime, ROOT, PRELOAD };
+module.exports = { run, runJson, runFile, runFileJson, spawn, lastJson, twoAtATime, ROOT, PRELOAD };
