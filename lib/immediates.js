@@ -166,8 +166,9 @@ function runImmediates() {
   // the rest of the loop, so the one around the loop cleans up after a callback that threw.
   let running = null;
   let runningWasRefed = false;
-  // Ticks and microtasks are drained before the next callback, not after each one: after the
-  // last, Node drains them itself when the driver returns.
+  // Ticks and microtasks are drained before the next callback, not after each one; after the
+  // last, here too while the turn may still run what they queue, else by Node when the driver
+  // returns.
   let ticksOwed = false;
   try {
     for (;;) {

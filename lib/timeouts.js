@@ -258,9 +258,8 @@ function drainTimeouts(now) {
   armedExpiry = Infinity;       // it just fired
   wantedExpiry = Infinity;
   section.drainStarted();
-  let running = null;           // as in runImmediates: cleaned up by the finally if it threw
   let repeatStart = 0;          // the start of a running interval's callback
-  let ticksOwed = false;        // as in runImmediates: drained before the next callback only
+  let ticksOwed = false;        // as in runImmediates: drained before the next callback
   let completed = false;
   try {
     for (;;) {
@@ -296,8 +295,7 @@ function drainTimeouts(now) {
       if (late > latenessMax) latenessMax = late;
       ranCount += 1;
       // As with immediates, its reference is released after its callback (by afterTimeout).
-      running = head;
-      runningTimeout = head;
+      runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
       // as Node: an interval's next period counts from the start of its callback (also for a
       // timeout whose callback makes it an interval by setting _repeat)
@@ -305,7 +303,6 @@ function drainTimeouts(now) {
       if (f & EXTRA) runWithExtras(head, f);
       else if (contextState.mode === NONE) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
-      running = null;
       runningTimeout = null;
       afterTimeout(head, runningCounted, repeatStart);
       clock.callbackRan();
@@ -313,10 +310,11 @@ function drainTimeouts(now) {
     }
     completed = true;
   } finally {
-    if (running !== null) {
+    if (runningTimeout !== null) {
+      const thrower = runningTimeout;
       threwCount += 1;
       runningTimeout = null;
-      afterTimeout(running, runningCounted, repeatStart);
+      afterTimeout(thrower, runningCounted, repeatStart);
     }
     wantedExpiry = Infinity;
     if (completed) wantFirst();
