@@ -116,27 +116,38 @@ module.exports = {
       setTimeout(() => log.push('C'), 5);
       setTimeout(() => console.log(JSON.stringify(log)), 50);
     `;
-    const orderOf = (source, qtimers, expected) => {
-      // up to three tries: on a loaded machine a preemption between the three setTimeout calls
-      // can put B and C a millisecond later, natively too; a wrong order every time is a bug
-      let res;
+    // the order a program gives, as JSON, once it is one of `allowed` (or after three tries: on
+    // a loaded machine a preemption between the three setTimeout calls can put B and C a
+    // millisecond later, natively too; a wrong order every time is a bug)
+    const orderOf = (source, qtimers, allowed) => {
+      const wanted = allowed.map((order) => JSON.stringify(order));
+      let got;
       for (let tries = 0; tries < 3; tries++) {
-        res = runJson(source, { qtimers });
+        const res = runJson(source, { qtimers });
         t.equal(res.status, 0, res.stderr);
-        if (JSON.stringify(res.json) === JSON.stringify(expected)) break;
+        got = JSON.stringify(res.json);
+        if (wanted.includes(got)) break;
       }
-      return res.json;
+      return got;
+    };
+    const expect = (source, qtimers, allowed, what) => {
+      const got = orderOf(source, qtimers, allowed);
+      t.ok(allowed.some((order) => JSON.stringify(order) === got), `${what}: ${got}`);
     };
     const one = ['A', 'handler A', 'B', 'C', 'immediate after A'];
     const two = ['A', 'handler A', 'B', 'handler B', 'C', 'immediate after A', 'immediate after B'];
-    for (const qtimers of [false, true]) t.deepEqual(orderOf(program(false), qtimers, one), one, `one throw, ${qtimers ? 'qtimers' : 'native'}`);
-    t.deepEqual(orderOf(program(true), false, two), two, 'two throws, native');
-    // Node >= 26 runs the immediates of a turn before the rest of the nextTick queue when a
-    // nextTick callback throws, and qtimers resumes its drain from a nextTick: there the third
-    // timeout comes after the first handler's immediate (a difference the README lists)
-    const major = Number(process.versions.node.split('.')[0]);
-    const ours = major >= 26 ? ['A', 'handler A', 'B', 'handler B', 'immediate after A', 'C', 'immediate after B'] : two;
-    t.deepEqual(orderOf(program(true), true, ours), ours, 'two throws, qtimers');
+    expect(program(false), false, [one], 'one throw, native');
+    expect(program(true), false, [two], 'two throws, native');
+    // qtimers resumes its drain from a nextTick, and Node runs the nextTick queue after a
+    // handled uncaught exception only eventually (it queues an immediate to make sure): the
+    // resume comes right after the handler, as in Node, or after the immediate that handler
+    // queued, and on Node >= 26 (which runs a turn's immediates before the rest of the nextTick
+    // queue when a nextTick callback throws) the second throw's too.  The README lists it.
+    const afterFirst = ['A', 'handler A', 'immediate after A', 'B', 'C'];
+    const secondLate = ['A', 'handler A', 'B', 'handler B', 'immediate after A', 'C', 'immediate after B'];
+    const firstLate = ['A', 'handler A', 'immediate after A', 'B', 'handler B', 'C', 'immediate after B'];
+    expect(program(false), true, [one, afterFirst], 'one throw, qtimers');
+    expect(program(true), true, [two, secondLate, firstLate], 'two throws, qtimers');
     t.done();
   },
 
