@@ -7,6 +7,8 @@
  */
 'use strict';
 
+const path = require('path');
+
 // What a --quick run of every scenario takes on an idle 2-core machine (31 s measured on Node 20:
 // 13 s of fixed wall-clock windows, the rest 25 s of CPU in 64 processes, one at a time).  Other
 // work on the machine stretches the CPU part (3 minutes at a load average of 10), so --help
@@ -28,6 +30,8 @@ const HELP = [
   '  --node PATH     run the scenarios with this node binary (default: ' + process.execPath + ')',
   '  --depth N       set setImmediate.maxTickDepth = N in the qtimers runs (0 = node semantics)',
   '  --als           run every scenario with an AsyncLocalStorage store active',
+  '  --qtimers PATH  preload this qtimers entry point instead of this repository\'s index.js',
+  '                  (another version or build, against native); writes no results',
   '  --no-chart      write table.md only, not chart.svg (a full run writes both to benchmark/results/,',
   '                  a run with --only and without --quick writes neither)',
   '  --list          list the scenario ids and exit',
@@ -37,7 +41,7 @@ const HELP = [
 function parseArgs(argv) {
   const opts = {
     quick: false, rounds: undefined, only: undefined, node: process.execPath,
-    depth: undefined, als: false, chart: true, list: false,
+    depth: undefined, als: false, chart: true, list: false, qtimers: undefined,
   };
   function value(i) {
     if (i >= argv.length) fail(argv[i - 1] + ': missing value');
@@ -51,6 +55,7 @@ function parseArgs(argv) {
       case '--node': opts.node = value(++i); break;
       case '--depth': opts.depth = Number(value(++i)); if (isNaN(opts.depth)) fail('--depth: not a number'); break;
       case '--als': opts.als = true; break;
+      case '--qtimers': opts.qtimers = path.resolve(value(++i)); break;
       case '--no-chart': opts.chart = false; break;
       case '--list': opts.list = true; break;
       case '--help': case '-h': console.log(HELP); process.exit(0); break;

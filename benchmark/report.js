@@ -95,7 +95,8 @@ function describeRun(info, opts) {
 function describeMachine(info, opts) {
   return info.cpu + ' (' + info.cores + ' cores), ' + opts.rounds + ' round' +
     (opts.rounds > 1 ? 's' : '') + (opts.quick ? ', --quick' : '') + (opts.als ? ', --als' : '') +
-    (opts.depth !== undefined ? ', maxTickDepth ' + opts.depth : '');
+    (opts.depth !== undefined ? ', maxTickDepth ' + opts.depth : '') +
+    (opts.qtimers ? ', qtimers from ' + opts.qtimers : '');
 }
 
 function printTable(rows, info, opts) {

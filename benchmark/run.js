@@ -50,12 +50,12 @@ function main() {
   const rows = summarize(runner.runAll(scenarios, modes, opts, onMeasured));
   report.printTable(rows, info, opts);
 
-  // The files in results/ are what the README shows: only a full run of every scenario replaces
-  // them.  A quick run's go where git does not look, whatever it ran.
+  // The files in results/ are what the README shows: only a full run of every scenario, of this
+  // repository's qtimers, replaces them.  A quick run's go where git does not look, whatever it ran.
   const resultsDir = opts.quick ? QUICK_RESULTS_DIR : RESULTS_DIR;
   const written = [];
-  if (opts.only && !opts.quick) {
-    console.log('--only: results/ left as it was');
+  if ((opts.only || opts.qtimers) && !opts.quick) {
+    console.log((opts.only ? '--only' : '--qtimers') + ': results/ left as it was');
   } else {
     fs.mkdirSync(resultsDir, { recursive: true });
     fs.writeFileSync(path.join(resultsDir, 'table.md'), report.markdownTable(rows, info, opts));

@@ -48,7 +48,7 @@ function loadScenarios(only) {
 
 function childArgs(scenario, mode, opts) {
   const args = scenario.nodeArgs.slice();
-  if (mode === 'qtimers') args.push('-r', QTIMERS);
+  if (mode === 'qtimers') args.push('-r', opts.qtimers || QTIMERS);
   else if (mode === 'floor') args.push('-r', FLOOR);
   args.push(scenario.file, scenario.name);
   if (opts.quick) args.push('--quick');
@@ -80,11 +80,12 @@ function runChild(scenario, mode, opts) {
 
 // spawn a quick child to see whether the library loads and installs itself
 function checkQtimers(opts) {
-  if (!fs.existsSync(QTIMERS)) return 'not found: ' + QTIMERS;
-  const child = childProcess.spawnSync(opts.node, ['-r', QTIMERS, '-p', 'typeof setImmediate.maxTickDepth'],
+  const entry = opts.qtimers || QTIMERS;
+  if (!fs.existsSync(entry)) return 'not found: ' + entry;
+  const child = childProcess.spawnSync(opts.node, ['-r', entry, '-p', 'typeof setImmediate.maxTickDepth'],
     { encoding: 'utf8', timeout: 10000 });
-  if (child.status !== 0) return 'preloading ' + QTIMERS + ' fails:\n' + (child.stderr || child.error);
-  if (child.stdout.trim() !== 'number') return 'preloading ' + QTIMERS + ' did not install setImmediate.maxTickDepth';
+  if (child.status !== 0) return 'preloading ' + entry + ' fails:\n' + (child.stderr || child.error);
+  if (child.stdout.trim() !== 'number') return 'preloading ' + entry + ' did not install setImmediate.maxTickDepth';
   return null;
 }
 

@@ -71,6 +71,24 @@ module.exports = {
     t.done();
   },
 
+  // --qtimers PATH compares another build (another version, a patched copy) with native
+  'bench --qtimers PATH preloads that entry point in the qtimers runs, and says so': function(t) {
+    const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'qtimers-bench-entry-'));
+    const entry = path.join(dir, 'entry.js');
+    const marker = path.join(dir, 'loaded');
+    fs.writeFileSync(entry, 'require("fs").appendFileSync(' + JSON.stringify(marker) + ', "x");\n' +
+      'require(' + JSON.stringify(path.join(__dirname, '..', 'index.js')) + ');\n');
+    const out = execFileSync(process.execPath,
+      [runJs, '--quick', '--only', '^basics/immediate-0$', '--no-chart', '--qtimers', entry],
+      { encoding: 'utf8', timeout: 60000, killSignal: 'SIGKILL' });
+    t.ok(/\[1\/1\] basics\/immediate-0 .*x\d/.test(out), 'the row ran with a speedup:\n' + out);
+    t.ok(out.includes('qtimers from ' + entry), 'the run names the entry point:\n' + out);
+    // once to check that it installs, once for the measured run
+    t.equal(fs.readFileSync(marker, 'utf8'), 'xx');
+    fs.rmSync(dir, { recursive: true, force: true });
+    t.done();
+  },
+
   'bench --help gives --quick\'s time and says where its results go': function(t) {
     const help = execFileSync(process.execPath, [runJs, '--help'], { encoding: 'utf8' });
     const quick = help.slice(help.indexOf('--quick'), help.indexOf('--rounds'));
