@@ -63,9 +63,11 @@ let onAdd = null;
 
 // ---------------------------------------------------------------- what is counted
 
-let ranCount = 0;                 // callbacks started (a throwing one included)
-let threwCount = 0;               // callbacks that threw
-let drainCount = 0;               // turns of the native driver
+// in a Float64Array, as timeouts.js's: no boxed double, however long the process runs
+const RAN = 0;                    // callbacks started (a throwing one included)
+const THREW = 1;                  // callbacks that threw
+const DRAINS = 2;                 // turns of the native driver
+const tally = new Float64Array(3);
 
 // ---------------------------------------------------------------- the reference count
 
@@ -144,7 +146,7 @@ function unrefImmediate(imm) {
 function runImmediates() {
   driver = null;
   drainRunning = true;
-  drainCount += 1;
+  tally[DRAINS] += 1;
   section.drainStarted();
   // maxTickDepth N > 0: up to N callbacks, new ones included; 0: exactly those queued before
   // this turn (Node's rule); -N: those plus up to N queued while running.  `newBudget` is how
@@ -200,7 +202,7 @@ function runImmediates() {
       running = imm;
       runningWasRefed = (f & REFED) !== 0;
       runningRefed = runningWasRefed ? 1 : 0;
-      ranCount += 1;
+      tally[RAN] += 1;
       if (f & EXTRA) {
         runWithExtras(imm, f);
       } else if (contextState.mode === NONE) {
@@ -222,7 +224,7 @@ function runImmediates() {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
     runningRefed = 0;
     if (running !== null) {
-      threwCount += 1;
+      tally[THREW] += 1;
       finishImmediate(running);
       if (runningWasRefed) uncountRef();
     }
@@ -261,11 +263,11 @@ function finishImmediate(imm) {
 
 /* what was counted since load or the last resetCounts(), for stats.js */
 function counts() {
-  return { ran: ranCount, threw: threwCount, drains: drainCount };
+  return { ran: tally[RAN], threw: tally[THREW], drains: tally[DRAINS] };
 }
 
 function resetCounts() {
-  ranCount = threwCount = drainCount = 0;
+  tally.fill(0);
 }
 
 /*

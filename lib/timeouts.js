@@ -67,9 +67,15 @@ let onAdd = null;
 
 // ---------------------------------------------------------------- what is counted
 
-let ranCount = 0;                 // callbacks started (a throwing one included)
-let threwCount = 0;               // callbacks that threw
-let drainCount = 0;               // wakeups of the native driver
+// The counts live in a Float64Array, not in variables: a variable past 2^30 (a billion callbacks,
+// hours for a busy server) would turn from a small integer into a boxed double, allocated anew
+// at every increment; an array element is a double in place from the start, exact to 2^53.
+const RAN = 0;                    // callbacks started (a throwing one included)
+const THREW = 1;                  // callbacks that threw
+const DRAINS = 2;                 // wakeups of the native driver
+const LATE_SUM = 3;               // sum of the lateness of the callbacks started, ms
+const LATE_MAX = 4;               // the largest of them, ms
+const tally = new Float64Array(5);
 // Lateness (ms from a timer's expiry to the reading its drain ran it by), whole milliseconds:
 // bucket i < EXACT_BUCKETS holds exactly i ms; above, each power of two is cut into
 // SUB_BUCKETS, so a bucket is at most 1/8 of its values wide (up to 2^31 ms: 240 buckets).
@@ -78,8 +84,6 @@ const SUB_BITS = 3;
 const SUB_BUCKETS = 1 << SUB_BITS;
 const LATENESS_BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
 const lateness = new Float64Array(LATENESS_BUCKETS);
-let latenessSum = 0;
-let latenessMax = 0;
 
 // ---------------------------------------------------------------- the reference count
 
@@ -248,7 +252,7 @@ function unrefTimeout(timer) {
 // ---------------------------------------------------------------- the drain
 
 function runTimeouts() {
-  drainCount += 1;
+  tally[DRAINS] += 1;
   // what is due is decided against one reading, as Node does: timers that callbacks of this
   // drain arm (even with 0 ms) wait for the next one
   drainTimeouts(clock.now());
@@ -291,9 +295,9 @@ function drainTimeouts(now) {
       // how late it starts, by this drain's reading: the list is still keyed by its expiry
       const late = now - list.expiry;
       lateness[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-      latenessSum += late;
-      if (late > latenessMax) latenessMax = late;
-      ranCount += 1;
+      tally[LATE_SUM] += late;
+      if (late > tally[LATE_MAX]) tally[LATE_MAX] = late;
+      tally[RAN] += 1;
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
@@ -312,7 +316,7 @@ function drainTimeouts(now) {
   } finally {
     if (runningTimeout !== null) {
       const thrower = runningTimeout;
-      threwCount += 1;
+      tally[THREW] += 1;
       runningTimeout = null;
       afterTimeout(thrower, runningCounted, repeatStart);
     }
@@ -414,19 +418,18 @@ function bucketHigh(i) {
 /* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
 function counts() {
   return {
-    ran: ranCount,
-    threw: threwCount,
-    drains: drainCount,
+    ran: tally[RAN],
+    threw: tally[THREW],
+    drains: tally[DRAINS],
     lateness: Array.from(lateness),
-    latenessSum,
-    latenessMax,
+    latenessSum: tally[LATE_SUM],
+    latenessMax: tally[LATE_MAX],
   };
 }
 
 function resetCounts() {
-  ranCount = threwCount = drainCount = 0;
+  tally.fill(0);
   lateness.fill(0);
-  latenessSum = latenessMax = 0;
 }
 
 /*
