@@ -38,6 +38,11 @@ module.exports = [
     languageOptions: { globals: { ...globals.jest } },
   },
   {
+    // a spec file that mocha runs, using its globals
+    files: ['test/fixtures/context/mocha/**/*.js'],
+    languageOptions: { globals: { ...globals.mocha } },
+  },
+  {
     rules: {
       // an unused argument documents a callback's signature, a rest sibling (`{ value, ...rest }`)
       // is how a property is left out, `_` is a binding a loop needs; other unused names are mistakes
