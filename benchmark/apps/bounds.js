@@ -1,0 +1,142 @@
+/*
+ * apps/bounds: `npm run bench:bounds`, the most any timers library could win on the two
+ * workloads whose timers are a large share of the work but where qtimers is only level with
+ * native (heartbeats, TTL cache).
+ *
+ * Each workload runs natively, with qtimers, and with stand-ins for its timers that do less than
+ * any working timer can (bounds/: timers that cost nothing, and, for heartbeats, idle timeouts
+ * that only read the clock and stamp themselves, the least an exact refresh() does), in fresh
+ * processes, the order rotating by round, as bench:apps runs them.  It prints each variant's
+ * median figure and its advantage over native (median of per-round ratios, range), and, after a
+ * full run, writes the table to benchmark/results/bounds.md.  If a stand-in that does nothing
+ * wins less than a target over native, no library can reach that target.
+ * It must never present a stand-in as an implementation: they drop work (bounds/ says which).
+ */
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { runChild, advantage, checkEnvironment, UsageError } = require('./run');
+const { load } = require('./child');
+const { median } = require('../statistics');
+
+const ROOT = path.join(__dirname, '..', '..');
+const BOUNDS_DIR = path.join(__dirname, 'bounds');
+const RESULT_FILE = path.join(ROOT, 'benchmark', 'results', 'bounds.md');
+
+// workload -> the figure compared, and the variants besides native (null: qtimers itself)
+const PLAN = [
+  { name: 'heartbeats', metric: 'cpuPerMessage', variants: [
+    { label: 'qtimers', preload: null },
+    { label: 'idle timeouts that only read the clock and stamp themselves', preload: 'idle-stamp.js' },
+    { label: 'idle timeouts that cost nothing', preload: 'idle-free.js' },
+  ] },
+  { name: 'ttl-cache', metric: 'opsPerCpuSecond', variants: [
+    { label: 'qtimers', preload: null },
+    { label: 'entry timers that cost nothing', preload: 'ttl-free.js' },
+  ] },
+];
+
+const HELP = `usage: npm run bench:bounds -- [options]     (or: node benchmark/apps/bounds.js [options])
+
+Runs the heartbeats and TTL cache workloads natively, with qtimers, and with stand-ins for their
+timers that do less than any timers library can (benchmark/apps/bounds/), alternating, and prints
+each variant's median figure and advantage over native: the most any library could win there.
+
+  --quick         one round of the quick sizes (indicative only; writes nothing)
+  --rounds N      rounds (default 3, 1 with --quick)
+  --node PATH     run with this node binary (default: ${process.execPath})
+  --help          this text
+
+A full run (about 5 minutes) writes benchmark/results/bounds.md.`;
+
+function parseArgs(argv) {
+  const opts = { quick: false, rounds: 0, node: process.execPath, qtimers: path.join(ROOT, 'index.js') };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') opts.quick = true;
+    else if (arg === '--rounds' && /^[1-9]\d*$/.test(argv[i + 1] || '')) opts.rounds = Number(argv[++i]);
+    else if (arg === '--node' && argv[i + 1]) opts.node = argv[++i];
+    else if (arg === '--help' || arg === '-h') opts.help = true;
+    else throw new UsageError(arg + ': unknown option, or a missing or bad value (see --help)');
+  }
+  if (!opts.rounds) opts.rounds = opts.quick ? 1 : 3;
+  opts.size = opts.quick ? 'quick' : 'full';
+  return opts;
+}
+
+function runPlan(opts, log) {
+  const rows = [];
+  for (const { name, metric: key, variants } of PLAN) {
+    const metric = load(name).metrics.find((m) => m.key === key);
+    const all = [{ label: 'native', preload: undefined }].concat(variants);
+    const values = all.map(() => []);
+    const ratios = variants.map(() => []);
+    for (let round = 0; round < opts.rounds; round++) {
+      const figures = [];
+      for (let k = 0; k < all.length; k++) {
+        const i = (k + round) % all.length;       // each variant goes first in turn
+        const variant = all[i];
+        const preload = variant.preload === null ? opts.qtimers
+          : variant.preload === undefined ? undefined : path.join(BOUNDS_DIR, variant.preload);
+        const result = runChild(name, preload ? 'qtimers' : 'native', opts.size, { node: opts.node, qtimers: preload });
+        if (result.error) throw new Error(name + ', ' + variant.label + ': ' + result.error);
+        figures[i] = result.metrics[key];
+        values[i].push(figures[i]);
+        log(`  [${round + 1}/${opts.rounds}] ${name}: ${variant.label}: ${figures[i].toPrecision(4)} ${metric.unit}`);
+      }
+      for (let v = 0; v < variants.length; v++) ratios[v].push(advantage(metric, figures[0], figures[v + 1]));
+    }
+    rows.push({ name, metric, all, values, ratios });
+  }
+  return rows;
+}
+
+function table(rows, header) {
+  const lines = [header, '', '| workload | timers | figure | median | advantage over native |', '|---|---|---|--:|--:|'];
+  for (const { name, metric, all, values, ratios } of rows) {
+    all.forEach((variant, i) => {
+      const r = i === 0 ? '' : ratios[i - 1];
+      const advantageText = i === 0 ? '1.00x' : `${median(r).toFixed(2)}x (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`;
+      lines.push(`| ${i === 0 ? load(name).title : ''} | ${variant.label} | ${metric.label} (${metric.unit}) | ` +
+        `${median(values[i]).toPrecision(3)} | ${advantageText} |`);
+    });
+  }
+  lines.push('', 'Advantage: the median of the per-round ratios to native (native / variant for CPU per ' +
+    'message, variant / native for operations), range over rounds in parentheses.  The stand-ins ' +
+    '(benchmark/apps/bounds/) do less than any working timer, so their advantage bounds what any ' +
+    'timers library could win on these workloads.');
+  return lines.join('\n') + '\n';
+}
+
+function main(argv) {
+  let opts;
+  try {
+    opts = parseArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error('bounds.js: ' + err.message);
+    process.exit(2);
+  }
+  if (opts.help) {
+    console.log(HELP);
+    return;
+  }
+  const env = checkEnvironment(opts);
+  const started = Date.now();
+  const rows = runPlan(opts, (line) => console.log(line));
+  const header = `**What any timers library could win**: node ${env.version} ${env.arch}, ${env.cpu} ` +
+    `(${env.cores} cores), ${opts.rounds} round${opts.rounds > 1 ? 's' : ''}${opts.quick ? ', --quick: indicative only' : ''}, ` +
+    new Date().toISOString().slice(0, 10);
+  const text = table(rows, header);
+  console.log('\n' + text);
+  if (!opts.quick) {
+    fs.writeFileSync(RESULT_FILE, text);
+    console.log('wrote ' + path.relative(ROOT, RESULT_FILE));
+  }
+  console.log('total ' + ((Date.now() - started) / 1000).toFixed(0) + ' s');
+}
+
+module.exports = { PLAN, parseArgs, table };
+
+if (require.main === module) main(process.argv.slice(2));

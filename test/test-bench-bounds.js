@@ -1,0 +1,64 @@
+'use strict';
+// `npm run bench:bounds` (benchmark/apps/bounds.js): each stand-in runs its workload, for a
+// fraction of a second, and replaces exactly the timers it says it replaces (the others still
+// fire); the table puts native first and every variant's advantage beside it; bad options get a
+// usage error.  Nothing here times anything or writes results.
+
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { ROOT } = require('./helpers/child');
+const { runChild } = require('../benchmark/apps/run');
+const { PLAN, table } = require('../benchmark/apps/bounds');
+const { load } = require('../benchmark/apps/child');
+
+const BOUNDS = path.join(ROOT, 'benchmark', 'apps', 'bounds');
+
+function withStandIn(name, file) {
+  return runChild(name, 'qtimers', 'smoke', { node: process.execPath, qtimers: path.join(BOUNDS, file) });
+}
+
+module.exports = {
+  'heartbeats\' stand-ins replace the idle timeouts only: pings still fire, no idle timeout does': function(t) {
+    for (const file of ['idle-free.js', 'idle-stamp.js']) {
+      const result = withStandIn('heartbeats', file);
+      t.ok(!result.error, file + ': ' + result.error);
+      t.ok(result.metrics.cpuPerMessage > 0 && result.units > 0, file + ': ' + JSON.stringify(result));
+      t.ok(result.pings > 0, file + ': the ping timers (Node\'s) fired: ' + result.pings);
+      t.equal(result.closed, 0, file + ': no idle timeout fired');
+    }
+    t.done();
+  },
+
+  'the TTL cache\'s stand-in runs the cache, its 1 ms timer still Node\'s': function(t) {
+    const result = withStandIn('ttl-cache', 'ttl-free.js');
+    t.ok(!result.error, String(result.error));
+    t.ok(result.metrics.opsPerCpuSecond > 0 && result.entries > 0, JSON.stringify(result));
+    t.done();
+  },
+
+  'the table lists native first, then each variant with its median advantage and range': function(t) {
+    const rows = PLAN.map(({ name, metric: key, variants }) => {
+      const metric = load(name).metrics.find((m) => m.key === key);
+      const all = [{ label: 'native' }].concat(variants);
+      const values = all.map((v, i) => [10 + i, 20 + i, 30 + i]);
+      const ratios = variants.map(() => [1.5, 1.25, 2]);
+      return { name, metric, all, values, ratios };
+    });
+    const lines = table(rows, 'HEADER').split('\n');
+    t.equal(lines[0], 'HEADER');
+    const body = lines.filter((l) => /^\| /.test(l)).slice(1);
+    const expected = PLAN.reduce((n, p) => n + 1 + p.variants.length, 0);
+    t.equal(body.filter((l) => !/^\|---/.test(l)).length, expected, lines.join('\n'));
+    t.ok(body.some((l) => /\| Connection heartbeats \| native \|.*\| 1\.00x \|$/.test(l)), lines.join('\n'));
+    t.ok(body.some((l) => /idle timeouts that cost nothing .*\| 1\.50x \(1\.25-2\.00\) \|$/.test(l)), lines.join('\n'));
+    t.done();
+  },
+
+  'bench:bounds refuses an unknown option with a usage error': function(t) {
+    const res = spawnSync(process.execPath, [path.join(ROOT, 'benchmark', 'apps', 'bounds.js'), '--rounds', '0'],
+      { encoding: 'utf8', timeout: 20000 });
+    t.equal(res.status, 2, res.stderr);
+    t.ok(/--rounds/.test(res.stderr), res.stderr);
+    t.done();
+  },
+};
