@@ -294,4 +294,19 @@ module.exports = {
     t.equal(ours.modeBefore, 0, 'no context carried before the first store');
     t.done();
   },
+
+  'loading and using qtimers enables no async hook and enters no store, as natively': function(t) {
+    // any enabled hook turns V8's promise hooks on, and every promise of the process stays about
+    // twice as slow even after it is disabled (an earlier qtimers entered a store of its own at
+    // load to learn which hook was Node's)
+    const fixture = require('path').join(__dirname, 'fixtures', 'context', 'no-hooks.js');
+    const native = child.runFileJson(fixture, { qtimers: false, args: ['native'] });
+    const required = child.runFileJson(fixture, { qtimers: false, args: ['require', child.ROOT] });
+    const none = { enable: 0, run: 0, enterWith: 0 };
+    t.equal(native.status, 0, native.stderr);
+    t.deepEqual(native.json, none, 'natively');
+    t.equal(required.status, 0, required.stderr);
+    t.deepEqual(required.json, none, 'qtimers required by the program');
+    t.done();
+  },
 };
