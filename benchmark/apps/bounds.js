@@ -18,6 +18,7 @@ const fs = require('fs');
 const path = require('path');
 const { runChild, advantage, checkEnvironment, UsageError } = require('./run');
 const { load } = require('./child');
+const { formatValue } = require('./chart');
 const { median } = require('../statistics');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -83,7 +84,7 @@ function runPlan(opts, log) {
         if (result.error) throw new Error(name + ', ' + variant.label + ': ' + result.error);
         figures[i] = result.metrics[key];
         values[i].push(figures[i]);
-        log(`  [${round + 1}/${opts.rounds}] ${name}: ${variant.label}: ${figures[i].toPrecision(4)} ${metric.unit}`);
+        log(`  [${round + 1}/${opts.rounds}] ${name}: ${variant.label}: ${formatValue(figures[i])} ${metric.unit}`);
       }
       for (let v = 0; v < variants.length; v++) ratios[v].push(advantage(metric, figures[0], figures[v + 1]));
     }
@@ -99,7 +100,7 @@ function table(rows, header) {
       const r = i === 0 ? '' : ratios[i - 1];
       const advantageText = i === 0 ? '1.00x' : `${median(r).toFixed(2)}x (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`;
       lines.push(`| ${i === 0 ? load(name).title : ''} | ${variant.label} | ${metric.label} (${metric.unit}) | ` +
-        `${median(values[i]).toPrecision(3)} | ${advantageText} |`);
+        `${formatValue(median(values[i]))} | ${advantageText} |`);
     });
   }
   lines.push('', 'Advantage: the median of the per-round ratios to native (native / variant for CPU per ' +

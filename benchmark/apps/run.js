@@ -46,7 +46,7 @@ with the share of CPU that Node's timers take in the native run (from a --cpu-pr
   --qtimers PATH  preload this qtimers entry point instead of this repository's index.js
   --help          this text
 
-A full run (about 8 minutes) replaces benchmark/results/apps.md and apps.svg.`;
+A full run (about 6 minutes) replaces benchmark/results/apps.md and apps.svg.`;
 
 class UsageError extends Error {}
 
