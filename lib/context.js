@@ -143,20 +143,25 @@ let storageHook = null;
 function enabledByStorage(enable) {
   const savedPrepare = Error.prepareStackTrace;
   const savedLimit = Error.stackTraceLimit;
+  let fromStorage = false;
   try {
     Error.prepareStackTrace = returnCallSites;
     Error.stackTraceLimit = 1;
     const holder = {};
     Error.captureStackTrace(holder, enable);
-    const caller = holder.stack[0];
-    const file = caller.getFileName();
-    return typeof file === 'string' && file.startsWith('node:') && caller.getTypeName() === 'AsyncLocalStorage';
+    const callSites = holder.stack;
+    if (Array.isArray(callSites) && callSites.length > 0) {
+      const file = callSites[0].getFileName();
+      fromStorage = typeof file === 'string' && file.startsWith('node:') &&
+        callSites[0].getTypeName() === 'AsyncLocalStorage';
+    }
   } catch (err) {
-    return false;             // unknown: counted as the program's, which carries the most context
-  } finally {
-    Error.prepareStackTrace = savedPrepare;
-    Error.stackTraceLimit = savedLimit;
+    fromStorage = false;      // unknown: counted as the program's, which carries the most context
   }
+  // each put back on its own: a program may have made either read-only
+  try { Error.stackTraceLimit = savedLimit; } catch (err) { /* as the program left it */ }
+  try { Error.prepareStackTrace = savedPrepare; } catch (err) { /* as the program left it */ }
+  return fromStorage;
 }
 
 function returnCallSites(err, callSites) {
