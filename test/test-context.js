@@ -309,4 +309,23 @@ module.exports = {
     t.deepEqual(required.json, none, 'qtimers required by the program');
     t.done();
   },
+
+  'a program that made Error.prepareStackTrace read-only can still enter stores and enable hooks': function(t) {
+    const res = child.runJson(`
+      Object.defineProperty(Error, 'prepareStackTrace', { value: undefined, writable: false });
+      Error.stackTraceLimit = 7;
+      require(ROOT);
+      const { AsyncLocalStorage, createHook } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const seen = [];
+      createHook({ init() {} }).enable();
+      als.run('store', () => setTimeout(() => {
+        seen.push(als.getStore(), Error.stackTraceLimit);
+        console.log(JSON.stringify(seen));
+      }, 1));
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    t.deepEqual(res.json, ['store', 7]);
+    t.done();
+  },
 };
