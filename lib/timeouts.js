@@ -70,12 +70,13 @@ let onAdd = null;
 // The counts live in a Float64Array, not in variables: a variable past 2^30 (a billion callbacks,
 // hours for a busy server) would turn from a small integer into a boxed double, allocated anew
 // at every increment; an array element is a double in place from the start, exact to 2^53.
-const RAN = 0;                    // callbacks started (a throwing one included)
-const THREW = 1;                  // callbacks that threw
-const DRAINS = 2;                 // wakeups of the native driver
-const LATE_SUM = 3;               // sum of the lateness of the callbacks started, ms
-const LATE_MAX = 4;               // the largest of them, ms
-const tally = new Float64Array(5);
+// (How many callbacks started, a throwing one included, is the lateness histogram's count: each
+// is filed there as it starts.)
+const THREW = 0;                  // callbacks that threw
+const DRAINS = 1;                 // wakeups of the native driver
+const LATE_SUM = 2;               // sum of the lateness of the callbacks started, ms
+const LATE_MAX = 3;               // the largest of them, ms
+const tally = new Float64Array(4);
 // Lateness (ms from a timer's expiry to the reading its drain ran it by), whole milliseconds:
 // bucket i < EXACT_BUCKETS holds exactly i ms; above, each power of two is cut into
 // SUB_BUCKETS, so a bucket is at most 1/8 of its values wide (up to 2^31 ms: 240 buckets).
@@ -297,7 +298,6 @@ function drainTimeouts(now) {
       lateness[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
       tally[LATE_SUM] += late;
       if (late > tally[LATE_MAX]) tally[LATE_MAX] = late;
-      tally[RAN] += 1;
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
@@ -418,13 +418,17 @@ function bucketHigh(i) {
 /* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
 function counts() {
   return {
-    ran: tally[RAN],
+    ran: lateness.reduce(sum, 0),
     threw: tally[THREW],
     drains: tally[DRAINS],
     lateness: Array.from(lateness),
     latenessSum: tally[LATE_SUM],
     latenessMax: tally[LATE_MAX],
   };
+}
+
+function sum(total, n) {
+  return total + n;
 }
 
 function resetCounts() {
