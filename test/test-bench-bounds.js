@@ -8,10 +8,13 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { ROOT } = require('./helpers/child');
 const { runChild } = require('../benchmark/apps/run');
-const { PLAN, table } = require('../benchmark/apps/bounds');
+const { PLAN, childOptions, table } = require('../benchmark/apps/bounds');
 const { load } = require('../benchmark/apps/child');
 
 const BOUNDS = path.join(ROOT, 'benchmark', 'apps', 'bounds');
+const QTIMERS = path.join(ROOT, 'index.js');
+const CHILD = path.join(ROOT, 'benchmark', 'apps', 'child.js');
+const PROBE = path.join(ROOT, 'test', 'fixtures', 'bench', 'timeouts-ran.js');
 
 function withStandIn(name, file) {
   return runChild(name, 'qtimers', 'smoke', { node: process.execPath, qtimers: path.join(BOUNDS, file) });
@@ -26,6 +29,28 @@ module.exports = {
       t.ok(result.pings > 0, file + ': the ping timers (Node\'s) fired: ' + result.pings);
       t.equal(result.closed, 0, file + ': no idle timeout fired');
     }
+    t.done();
+  },
+
+  'a variant with qtimers and a stand-in preloads qtimers first: its pings are qtimers\'': function(t) {
+    const variant = PLAN[0].variants.find((v) => v.preloads.length === 2);
+    const { mode, options } = childOptions(variant, { node: process.execPath, qtimers: QTIMERS });
+    t.equal(mode, 'qtimers');
+    t.deepEqual(options.extraArgs, ['-r', QTIMERS]);
+    t.equal(options.qtimers, path.join(BOUNDS, 'idle-stamp.js'));
+    // the same command line runChild builds, with a probe between the two that reports at exit
+    // how many timeout callbacks qtimers ran
+    const args = options.extraArgs.concat(['-r', PROBE], load('heartbeats').nodeArgs,
+      ['-r', options.qtimers, CHILD, 'heartbeats', 'smoke']);
+    const res = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
+    t.equal(res.status, 0, res.stderr);
+    const result = JSON.parse(res.stdout.split('\n').find((l) => l.startsWith('RESULT ')).slice(7));
+    t.ok(result.pings > 0, 'the ping timers fired: ' + result.pings);
+    t.equal(result.closed, 0, 'no idle timeout fired');
+    // the stand-in kept the setTimeout it found, qtimers': qtimers ran every ping (and the
+    // arrivals' interval), no idle timeout
+    const ran = Number((/TIMEOUTS_RAN (\d+)/.exec(res.stderr) || [])[1]);
+    t.ok(ran >= result.pings, 'qtimers ran ' + ran + ' timeout callbacks for ' + result.pings + ' pings');
     t.done();
   },
 

@@ -7,7 +7,8 @@
  * list and never fires.  A timer that must fire no earlier than its delay after the last
  * refresh() cannot do less per refresh(), and this one skips all the rest (keeping its place in
  * expiry order, firing, the driver), so its CPU per message is a lower bound for any exact
- * implementation.  The ping timers stay Node's.
+ * implementation.  The ping timers stay whatever setTimeout was when this loaded: Node's, or
+ * qtimers' when qtimers is preloaded before it (bounds.js runs both).
  * It must never be used for anything but that measurement.
  */
 'use strict';
