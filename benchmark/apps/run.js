@@ -146,7 +146,8 @@ function profileShare(name, size, opts, env) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qtimers-apps-prof-'));
   try {
     const result = runChild(name, 'native', size, { node: opts.node, qtimers: opts.qtimers,
-      extraArgs: ['--cpu-prof', '--cpu-prof-dir=' + dir].concat(env.noInlining) });
+      extraArgs: ['--cpu-prof', '--cpu-prof-dir=' + dir, '--cpu-prof-interval', String(profile.SAMPLING_INTERVAL_US)]
+        .concat(env.noInlining) });
     if (result.error) return { error: 'profile run: ' + result.error };
     const share = profile.timerShare(profile.readProfile(dir), result.windowUs);
     if (share.share === undefined) return { error: 'profile run: no samples in the window' };
@@ -240,7 +241,9 @@ const FOOTNOTES = [
     'neighbour on a shared machine.  HTTP requests/s and p99 are autocannon\'s (wall clock), from a load generator that ' +
     'shares the machine.',
   'Node\'s timers (% of native CPU): of the V8 CPU profile samples of one native run (`--cpu-prof`, V8 inlining off for ' +
-    'that run so that an inlined callback is not billed to the loop that calls it) taken inside the measured window and not ' +
+    'that run so that an inlined callback is not billed to the loop that calls it; a sample every ' +
+    profile.SAMPLING_INTERVAL_US + ' µs, since V8\'s default of one a millisecond falls in step with work woken by a 1 ms ' +
+    'timer and catches it asleep) taken inside the measured window and not ' +
     'labelled idle, the share whose running function is Node-internal or native code reached, with no application or ' +
     'library function in between, from a function of node:timers, node:timers/promises or node:internal/timers: the timer ' +
     'calls and their bookkeeping, and the loop that runs due timers and drains ticks and microtasks between their callbacks, ' +
