@@ -53,7 +53,7 @@ each variant's median figure and advantage over native: the most any library cou
   --node PATH     run with this node binary (default: ${process.execPath})
   --help          this text
 
-A full run (about 4 minutes) writes benchmark/results/bounds.md.`;
+A full run (about 5 minutes: 292 s measured at 3 rounds, Node 20 and 24) writes benchmark/results/bounds.md.`;
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: 0, node: process.execPath, qtimers: path.join(ROOT, 'index.js') };
