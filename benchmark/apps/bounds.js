@@ -6,9 +6,10 @@
  * Each workload runs natively, with qtimers, and with stand-ins for its timers that do less than
  * any working timer can (bounds/: timers that cost nothing, and, for heartbeats, idle timeouts
  * that only read the clock and stamp themselves, the least an exact refresh() does, alone and
- * beside qtimers' own pings), in fresh processes, the order rotating by round, as bench:apps runs them.  It prints each variant's
- * median figure and its advantage over native (median of per-round ratios, range), and, after a
- * full run, writes the table to benchmark/results/bounds.md.  If a stand-in that does nothing
+ * beside qtimers' own pings), in fresh processes, the order rotating by round, as bench:apps
+ * runs them.  It prints each variant's median figure and its advantage over native (median of
+ * per-round ratios, range), and, after a full run, writes the table to
+ * benchmark/results/bounds.md.  If a stand-in that does nothing
  * wins less than a target over native, no library can reach that target.
  * It must never present a stand-in as an implementation: they drop work (bounds/ says which).
  */

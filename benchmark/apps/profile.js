@@ -34,6 +34,7 @@ const TIMERS_URL = /^node:(internal\/)?timers(\/|$)/;
 // 5 s window at 1000 µs and 2854 at 97.  97 is prime, so no whole number of samples spans a
 // millisecond; the profiler's own cost at this rate does not matter for a share.
 const SAMPLING_INTERVAL_US = 97;
+
 // V8's pseudo-frames: never the timers', and '(idle)' not even busy
 const PSEUDO = new Set(['(root)', '(program)', '(idle)', '(garbage collector)']);
 
