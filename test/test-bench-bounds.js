@@ -7,13 +7,12 @@
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { ROOT } = require('./helpers/child');
-const { runChild } = require('../benchmark/apps/run');
+const { runChild, childArgs } = require('../benchmark/apps/run');
 const { PLAN, childOptions, table } = require('../benchmark/apps/bounds');
 const { load } = require('../benchmark/apps/child');
 
 const BOUNDS = path.join(ROOT, 'benchmark', 'apps', 'bounds');
 const QTIMERS = path.join(ROOT, 'index.js');
-const CHILD = path.join(ROOT, 'benchmark', 'apps', 'child.js');
 const PROBE = path.join(ROOT, 'test', 'fixtures', 'bench', 'timeouts-ran.js');
 
 function withStandIn(name, file) {
@@ -38,11 +37,11 @@ module.exports = {
     t.equal(mode, 'qtimers');
     t.deepEqual(options.extraArgs, ['-r', QTIMERS]);
     t.equal(options.qtimers, path.join(BOUNDS, 'idle-stamp.js'));
-    // the same command line runChild builds, with a probe between the two that reports at exit
-    // how many timeout callbacks qtimers ran
-    const args = options.extraArgs.concat(['-r', PROBE], load('heartbeats').nodeArgs,
-      ['-r', options.qtimers, CHILD, 'heartbeats', 'smoke']);
-    const res = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
+    // the command line runChild runs, with a probe between the two that reports at exit how
+    // many timeout callbacks qtimers ran
+    const probed = Object.assign({}, options, { extraArgs: options.extraArgs.concat('-r', PROBE) });
+    const res = spawnSync(process.execPath, childArgs('heartbeats', mode, 'smoke', probed),
+      { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
     t.equal(res.status, 0, res.stderr);
     const result = JSON.parse(res.stdout.split('\n').find((l) => l.startsWith('RESULT ')).slice(7));
     t.ok(result.pings > 0, 'the ping timers fired: ' + result.pings);

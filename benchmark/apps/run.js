@@ -112,16 +112,21 @@ function watchdogMs(workload, size) {
   return params.warmupMs + params.windowMs + (size === 'smoke' ? 20000 : 40000);
 }
 
+/* the node arguments of one measured child: options.extraArgs, the workload's own, the preload */
+function childArgs(name, mode, size, options) {
+  const args = (options.extraArgs || []).concat(load(name).nodeArgs || []);
+  if (mode === 'qtimers') args.push('-r', options.qtimers);
+  args.push(CHILD, name, size);
+  return args;
+}
+
 /*
  * runChild(name, mode, size, options) => the child's RESULT object, or { error }
  * mode: 'native' or 'qtimers'; options: { node, qtimers, extraArgs, cwd }
  */
 function runChild(name, mode, size, options) {
   const workload = load(name);
-  const args = (options.extraArgs || []).concat(workload.nodeArgs || []);
-  if (mode === 'qtimers') args.push('-r', options.qtimers);
-  args.push(CHILD, name, size);
-  const child = childProcess.spawnSync(options.node, args, {
+  const child = childProcess.spawnSync(options.node, childArgs(name, mode, size, options), {
     cwd: options.cwd || ROOT, encoding: 'utf8', timeout: watchdogMs(workload, size), killSignal: 'SIGKILL',
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -338,6 +343,6 @@ function main(argv) {
   }
 }
 
-module.exports = { parseArgs, runChild, profileShare, checkEnvironment, advantage, median, markdownTable, UsageError, HELP };
+module.exports = { parseArgs, childArgs, runChild, profileShare, checkEnvironment, advantage, median, markdownTable, UsageError, HELP };
 
 if (require.main === module) main(process.argv.slice(2));
