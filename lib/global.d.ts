@@ -18,7 +18,7 @@ declare global {
     let maxTickDepth: number;
     /**
      * qtimers: immediates queued while a turn runs are run in the same turn only while it is
-     * younger than this many milliseconds (0: none, as Node does).  A number >= 0.  @default 0.1
+     * younger than this many milliseconds (0: none, as Node does).  A number >= 0.  @default 0.05
      */
     let maxTurnMs: number;
   }

@@ -41,17 +41,20 @@ const settings = {
   maxTickDepth: -1000,
   // setImmediate.maxTurnMs: immediates queued while a turn runs are run in the same turn only
   // while the turn is younger than this.  A recursive setImmediate then costs one native turn
-  // per 0.1 ms instead of one per callback: most of its speedup, since a native turn with one
+  // per 0.05 ms instead of one per callback: most of its speedup, since a native turn with one
   // callback takes about 1.2 µs here and a callback of qtimers' 0.14 µs.  A callback longer than
-  // that ends the turn, as natively, so timers, I/O and V8's own tasks wait at most 0.1 ms
+  // that ends the turn, as natively, so timers, I/O and V8's own tasks wait at most 0.05 ms
   // longer than natively.  V8's tasks are why it is not longer: V8 posts a scavenge task when
   // the young generation is 80% full, and Node runs it between two loop turns; a turn that
   // goes on allocating past the other 20% makes V8 collect in the middle of the work instead,
   // with more of it alive.  At 1 ms, async.js pipelines (2000-item batches of about 0.25 ms,
   // each started from a setImmediate) met 487 such collections where native met 17, and ran
   // 0.85x native's items per CPU-second; at 0.1 ms, 19 (Node 20, quick runs of bench:apps).
+  // 0.1 ms still let batches of about 0.1 ms chain: test-immediates' 2000-promise batches met
+  // 3-36 such collections where native met 2-4 on Node 20, and up to 20 against 2 on Node 24;
+  // at 0.05 ms, 4-6 and 1-2, as many as with Node's rule (maxTurnMs = 0: 3-6 on Node 20).
   // Its cost: one clock read per newly queued callback.
-  maxTurnMs: 0.1,
+  maxTurnMs: 0.05,
 };
 
 const queue = new ImmediateQueue();

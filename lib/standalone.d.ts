@@ -125,7 +125,7 @@ declare namespace qtimers {
     let maxTickDepth: number;
     /**
      * Immediates queued while a turn runs are run in the same turn only while it is younger than
-     * this many milliseconds (0: none, as Node does).  A number >= 0.  @default 0.1
+     * this many milliseconds (0: none, as Node does).  A number >= 0.  @default 0.05
      */
     let maxTurnMs: number;
     const __promisify__: typeof promises.setImmediate;

@@ -9,7 +9,7 @@ const qt = require('../lib/standalone');
 const { stats } = require('../lib/stats');
 const child = require('./helpers/child');
 
-const DEFAULT_TURN_MS = 0.1;
+const DEFAULT_TURN_MS = 0.05;
 const BATCHES = path.join(__dirname, 'fixtures', 'immediates', 'batches.js');
 
 const nativeSetImmediate = require('timers').setImmediate;
@@ -98,10 +98,10 @@ module.exports = {
     setUp: function(done) { qt.setImmediate.maxTurnMs = Infinity; done(); },
     tearDown: function(done) { qt.setImmediate.maxTickDepth = -1000; qt.setImmediate.maxTurnMs = DEFAULT_TURN_MS; done(); },
 
-    'the defaults: up to 1000 new ones, for at most 0.1 ms': function(t) {
+    'the defaults: up to 1000 new ones, for at most 0.05 ms': function(t) {
       qt.setImmediate.maxTurnMs = DEFAULT_TURN_MS;
       t.equal(qt.setImmediate.maxTickDepth, -1000);
-      t.equal(qt.setImmediate.maxTurnMs, 0.1);
+      t.equal(qt.setImmediate.maxTurnMs, 0.05);
       t.done();
     },
 
