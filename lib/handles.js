@@ -54,11 +54,13 @@ function defineOwn(target, name, value) {
 
 class Timeout {
   constructor(callback, after, flags) {
-    this._onTimeout = callback;
+    // Node's own order for Node's fields (a program listing the keys sees them so), which also
+    // puts the ones refresh() reads next to the object's header
     this._idleTimeout = after;
-    this._idlePrev = null;          // list links: both null unless pending
+    this._idlePrev = null;          // pending: its neighbours, or its list and slot (timeout-store.js)
     this._idleNext = null;
-    this._idleStart = 0;        // scheduling ms when (re)started
+    this._idleStart = 0;            // scheduling ms when (re)started
+    this._onTimeout = callback;
     this._flags = flags;
   }
 

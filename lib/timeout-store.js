@@ -1,36 +1,228 @@
 /*
  * TimeoutList and TimeoutStore: where pending timeouts wait, ordered by expiry.
  *
- * Owns the data structure only.  Every timer of one delay goes into that delay's TimeoutList,
- * a circular doubly linked list whose sentinel is the list object itself: appending is O(1) and,
- * because start times never decrease, keeps the list sorted by expiry for free; unlinking is O(1)
- * from anywhere and needs no reference to the list (a timer whose neighbours are the same object
- * was the last one, and that object is the list).  The lists sit in a binary min-heap keyed by
- * their head's expiry, ties going to the earlier start (= the earlier-created timer), so the
- * heap is touched when a list gains its first timer, loses its last or has its head run, never
- * when a timer is appended to or removed from a busy list.  A key may be stale-early (its head
- * was removed); whoever reads the top re-keys it.  A list that empties stays where it is, an
- * idle list with a stale-early key, ready for the next timer of its delay: a set/clear loop then
- * creates no list per call, and clearing the first of many delays (the common way to cancel a
- * batch) costs no heap operation.  (Idle lists at the end of the heap array leave at once,
- * which costs nothing.)  An idle list leaves when a drain meets it at the top, or, all
- * idle ones at once in O(n), when they outnumber the busy ones, which bounds both their memory
- * (never more than the busy lists, plus a few) and the amortized cost (O(1) per emptied list).
+ * Owns the data structure only.  Every timer of one delay goes into that delay's TimeoutList, a
+ * queue in start order: because start times never decrease, appending keeps it sorted by expiry
+ * for free.  A list is kept in one of two ways, and switches by how it is used:
+ *
+ *   linked (from creation): a circular doubly linked list whose sentinel is the list itself.
+ *     No memory beyond the timers' own two link fields; unlinking is O(1) from anywhere and
+ *     needs no reference to the list (a timer whose neighbours are the same object was the
+ *     last one, and that object is the list).  refresh() unlinks and appends, which writes into
+ *     both neighbours: two other timers anywhere in the heap.
+ *
+ *   ring (once RING_AFTER refresh() calls have moved timers in it): a ring of slots, each
+ *     pending timer knowing its slot number (which only grows, modulo 2^30, so the ring can
+ *     grow, shrink or compact without telling the timers it does not move):
+ *
+ *        head                                   tail
+ *         v                                      v
+ *   ... | A | a | B | - | c | C | D | a | E |   |   | ...    slots (number & mask)
+ *         live: the slot its timer names         a, c: stale, their timers moved on
+ *
+ *     refresh() writes the timer's start and appends it again; the slot it leaves is not
+ *     touched, it is stale because the timer names another slot now.  So a refresh() writes
+ *     only its own timer and the tail, where the linked list wrote two random timers: with
+ *     100k connections' idle timeouts that is the difference between qtimers' CPU per
+ *     message and native's (bench:apps heartbeats).  Clearing a timer empties its slot at
+ *     once, so a cleared timer's slot never holds it.  Reading the head skips empty and stale
+ *     slots.  A ring that fills up while at least three slots in four are empty or stale is
+ *     compacted in place (O(slots), after at least three appends per pending timer since the
+ *     last), otherwise it doubles; it shrinks when mostly empty, and an emptied list goes back
+ *     to being linked.  Cost: a slot per pending timer (8-16 bytes) and the stale slots,
+ *     which hold timers that are pending anyway or, once refreshed and then cleared, a bare
+ *     handle (its callback and arguments are released by the clear) until the head passes
+ *     them, within the list's delay.
+ *
+ * The lists sit in a binary min-heap keyed by their head's expiry, ties going to the earlier
+ * start (= the earlier-created timer), so the heap is touched when a list gains its first timer,
+ * loses its last or has its head run, never when a timer is appended to or removed from a busy
+ * list.  A key may be stale-early (its head was removed); whoever reads the top re-keys it.  A
+ * list that empties stays where it is, an idle list with a stale-early key, ready for the next
+ * timer of its delay: a set/clear loop then creates no list per call, and clearing the first of
+ * many delays (the common way to cancel a batch) costs no heap operation.  (Idle lists at the
+ * end of the heap array leave at once, which costs nothing.)  An idle list leaves when a drain
+ * meets it at the top, or, all idle ones at once in O(n), when they outnumber the busy ones,
+ * which bounds both their memory (never more than the busy lists, plus a few) and the amortized
+ * cost (O(1) per emptied list).
+ * A pending timer's _idlePrev and _idleNext are its neighbours (linked) or its list and slot
+ * number (ring); both are null otherwise (timeouts.js reads `_idlePrev !== null` as pending).
  * It must never call callbacks, read the clock or touch native timers: that is timeouts.js's.
  */
 'use strict';
+
+// A linked list becomes a ring after this many refresh() calls have moved timers in it: a
+// list of never-refreshed timers keeps costing nothing beyond its timers (a pending timer
+// takes under half of a native one's memory), a refresh-heavy one pays a slot per timer.
+const RING_AFTER = 1024;
+// Slot numbers count modulo 2^30, so they stay small integers (a field holding one never turns
+// into a boxed double); rings never exceed 2^29 slots, so (number & mask) stays exact.
+const SLOT_NUMBERS = 0x3fffffff;
+// The smallest ring.
+const MIN_SLOTS = 8;
+// Compact rather than grow when at least 3 slots in 4 are empty or stale.
+const SPARE_TO_COMPACT = 4;
+// Shrink when pending timers fill under 1 slot in 16.
+const SHRINK_BELOW = 16;
 
 class TimeoutList {
   constructor(msecs) {
     // sentinel links, named like the timers' so unlinking never needs to know which is which
     this._idlePrev = this;
     this._idleNext = this;
+    this.slots = null;      // the ring, or null while linked
+    this.mask = 0;
+    this.head = 0;          // ring: slot number of the first slot in use (live, stale or empty)
+    this.tail = 0;          // ring: slot number the next timer gets
+    this.size = 0;          // ring: pending timers
+    this.restarts = 0;      // linked: timers moved by refresh() since it was made or emptied
     this.msecs = msecs;
     this.expiry = 0;        // heap key: head expiry when last keyed, never later than the truth
     this.start = 0;         // tie-break: head start when last keyed
     this.heapIndex = -1;    // -1 while not in the heap
     this.idle = false;      // empty, but still in the heap and the map
   }
+
+  isEmpty() {
+    return this.slots === null ? this._idleNext === this : this.size === 0;
+  }
+
+  /* the pending timer that started first, or null (a ring's head moves over spent slots) */
+  first() {
+    const slots = this.slots;
+    if (slots === null) {
+      const head = this._idleNext;
+      return head === this ? null : head;
+    }
+    const mask = this.mask;
+    for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
+      const timer = slots[n & mask];
+      if (timer !== null && timer._idleNext === n && timer._idlePrev === this) {
+        this.head = n;
+        return timer;
+      }
+    }
+    this.head = this.tail;
+    return null;
+  }
+
+  /* visit(timer, msecs) for every pending timer, in start order */
+  forEach(visit) {
+    const slots = this.slots;
+    if (slots === null) {
+      for (let timer = this._idleNext; timer !== this; timer = timer._idleNext) visit(timer, this.msecs);
+      return;
+    }
+    for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
+      const timer = slots[n & this.mask];
+      if (timer !== null && timer._idleNext === n && timer._idlePrev === this) visit(timer, this.msecs);
+    }
+  }
+
+  /* append to a linked list */
+  link(timer) {
+    const tail = this._idlePrev;
+    timer._idlePrev = tail;
+    timer._idleNext = this;
+    tail._idleNext = timer;
+    this._idlePrev = timer;
+  }
+
+  /* append to a ring */
+  push(timer) {
+    if (((this.tail - this.head) & SLOT_NUMBERS) > this.mask) this.makeRoom();
+    const n = this.tail;
+    this.slots[n & this.mask] = timer;
+    timer._idlePrev = this;
+    timer._idleNext = n;
+    this.tail = (n + 1) & SLOT_NUMBERS;
+    this.size += 1;
+  }
+
+  /* the ring is full: compact it if mostly empty or stale, else double it */
+  makeRoom() {
+    const capacity = this.mask + 1;
+    if (this.size * SPARE_TO_COMPACT <= capacity) this.compact(capacity);
+    else this.resize(capacity * 2);
+  }
+
+  /* live slots move up to the head, renumbered in order, spent ones are emptied; may shrink */
+  compact(capacity) {
+    const slots = this.slots;
+    const mask = this.mask;
+    let to = this.head;
+    for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
+      const timer = slots[n & mask];
+      if (timer === null) continue;
+      slots[n & mask] = null;
+      if (timer._idleNext !== n || timer._idlePrev !== this) continue;    // stale
+      slots[to & mask] = timer;
+      timer._idleNext = to;
+      to = (to + 1) & SLOT_NUMBERS;
+    }
+    this.tail = to;
+    if (capacity > MIN_SLOTS && this.size * SHRINK_BELOW < capacity) this.resize(ringFor(this.size));
+  }
+
+  /* a new ring of `capacity` slots holding the same slots under the same numbers */
+  resize(capacity) {
+    const slots = newRing(capacity);
+    const mask = capacity - 1;
+    for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
+      slots[n & mask] = this.slots[n & this.mask];
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+
+  /* a linked list becomes a ring: its timers take slots 0.. in order */
+  toRing() {
+    let count = 0;
+    for (let timer = this._idleNext; timer !== this; timer = timer._idleNext) count += 1;
+    const capacity = ringFor(count);
+    const slots = newRing(capacity);
+    let n = 0;
+    let timer = this._idleNext;
+    while (timer !== this) {
+      const next = timer._idleNext;
+      slots[n] = timer;
+      timer._idlePrev = this;
+      timer._idleNext = n;
+      n += 1;
+      timer = next;
+    }
+    this._idlePrev = this;
+    this._idleNext = this;
+    this.slots = slots;
+    this.mask = capacity - 1;
+    this.head = 0;
+    this.tail = n;
+    this.size = count;
+  }
+
+  /* emptied: linked again, its ring (and the stale slots in it) let go */
+  toLinked() {
+    this.slots = null;
+    this.mask = 0;
+    this.head = 0;
+    this.tail = 0;
+    this.size = 0;
+    this.restarts = 0;
+  }
+}
+
+/* a ring of `capacity` empty slots (a packed array of nulls: never holey) */
+function newRing(capacity) {
+  const slots = [];
+  for (let i = 0; i < capacity; i++) slots.push(null);
+  return slots;
+}
+
+/* the ring for `size` pending timers: room for as many again */
+function ringFor(size) {
+  let capacity = MIN_SLOTS;
+  while (capacity < size * 2) capacity *= 2;
+  return capacity;
 }
 
 // Idle lists are compacted away only beyond this many: a program cycling through a few dozen
@@ -49,14 +241,14 @@ class TimeoutStore {
     this.heap = [];             // the same lists, min-heap by (expiry, start)
     this.lastList = null;       // most servers use one or two delays: skip the map for repeats
     this.idleLists = 0;         // lists in the heap that are empty
+    this.ringAfter = RING_AFTER;
   }
 
-  /* link `timer` (whose _idleStart is already set) at the tail of the list for `msecs` */
+  /* queue `timer` (whose _idleStart is already set) behind the others of its delay `msecs` */
   append(timer, msecs) {
     let list = this.lastList;
     if (list === null || list.msecs !== msecs) list = this._listFor(msecs);
-    const tail = list._idlePrev;
-    if (tail === list) {
+    if (list.isEmpty()) {
       // An idle list keeps its old key: earlier than this timer's expiry, which is allowed
       // (stale-early) and costs nothing now.
       if (list.idle) {
@@ -68,27 +260,40 @@ class TimeoutStore {
         this._insert(list);
       }
     }
-    timer._idlePrev = tail;
-    timer._idleNext = list;
-    tail._idleNext = timer;
-    list._idlePrev = timer;
+    if (list.slots === null) list.link(timer);
+    else list.push(timer);
     return list;
   }
 
-  /* unlink a linked timer from whatever list holds it */
+  /* take a pending timer out of its list */
   unlink(timer) {
-    const prev = timer._idlePrev;
     const next = timer._idleNext;
-    prev._idleNext = next;
-    next._idlePrev = prev;
+    const prev = timer._idlePrev;
     timer._idlePrev = null;
     timer._idleNext = null;
-    // the neighbours are the same object only when it is the list's sentinel, now alone
-    if (prev === next) {
-      prev.idle = true;
-      this.idleLists += 1;
-      if (prev !== this.lastList) this._trimIdle();
+    if (typeof next === 'number') {
+      // in a ring: `prev` is the list, `next` the slot, emptied now
+      prev.slots[next & prev.mask] = null;
+      prev.size -= 1;
+      if (prev.size === 0) {
+        prev.toLinked();
+        this._emptied(prev);
+      } else if (prev.size * SHRINK_BELOW <= prev.mask) {
+        prev.compact(prev.mask + 1);
+      }
+      return;
     }
+    prev._idleNext = next;
+    next._idlePrev = prev;
+    // the neighbours are the same object only when it is the list's sentinel, now alone
+    if (prev === next) this._emptied(prev);
+  }
+
+  /* a list lost its last timer: it stays in the heap, idle */
+  _emptied(list) {
+    list.idle = true;
+    this.idleLists += 1;
+    if (list !== this.lastList) this._trimIdle();
   }
 
   // Idle lists at the end of the heap array leave at once, which costs nothing (a batch cleared
@@ -100,17 +305,28 @@ class TimeoutStore {
     if (this.idleLists > MIN_IDLE_TO_COMPACT && this.idleLists * 2 > heap.length) this._compact();
   }
 
-  /* restart a linked timer at `start`, moving it behind the others of its delay */
+  /* restart a pending timer at `start`, behind the others of its delay `msecs` */
   restart(timer, start, msecs) {
-    const prev = timer._idlePrev;
-    if (prev === timer._idleNext && prev.msecs === msecs) {
-      // alone in its list: it stays where it is (the list's key becomes stale-early)
+    const list = timer._idlePrev;
+    const slot = timer._idleNext;
+    if (typeof slot === 'number' && list.msecs === msecs) {
+      // in a ring: appended again, unless it is the last already; its old slot goes stale
+      timer._idleStart = start;
+      if (((slot + 1) & SLOT_NUMBERS) !== list.tail) {
+        list.size -= 1;
+        list.push(timer);
+      }
+      return;
+    }
+    if (list === slot && list.msecs === msecs) {
+      // alone in its linked list: it stays where it is (the list's key becomes stale-early)
       timer._idleStart = start;
       return;
     }
     this.unlink(timer);
     timer._idleStart = start;
-    this.append(timer, msecs);
+    const to = this.append(timer, msecs);
+    if (to.slots === null && ++to.restarts === this.ringAfter) to.toRing();
   }
 
   /* the list whose head expires first (its key may be stale-early), or undefined */
@@ -121,8 +337,8 @@ class TimeoutStore {
   /* re-key the top list from its actual head and restore heap order; drops it if empty */
   rekeyTop() {
     const list = this.heap[0];
-    const head = list._idleNext;
-    if (head === list) {
+    const head = list.first();
+    if (head === null) {
       this._drop(list);
       return;
     }

@@ -203,16 +203,17 @@ function cancelTimeout(timer) {
 }
 
 function refreshTimeout(timer) {
-  const f = timer._flags;
-  if (f & CLEARED) return;
   if (timer._idlePrev !== null) {
-    // already pending: a new start, behind the others of its delay
+    // already pending: a new start, behind the others of its delay (a pending timer is never
+    // cleared, clearing unlinks it, so its flags need not be read)
     const msecs = Math.trunc(timer._idleTimeout);
     const start = startNow();
     store.restart(timer, start, msecs);
     wantDriverBy(start + msecs);
     return;
   }
+  const f = timer._flags;
+  if (f & CLEARED) return;
   if (f & DESTROYED) {
     // fired: refresh() revives it (documented Node behaviour); it needs a context again
     timer._flags = f & ~DESTROYED;
@@ -270,8 +271,8 @@ function drainTimeouts(now) {
     for (;;) {
       const list = store.peek();
       if (list === undefined) break;
-      const head = list._idleNext;
-      if (head === list || head._idleStart !== list.start) {
+      const head = list.first();
+      if (head === null || head._idleStart !== list.start) {
         // empty, or its head left since it was keyed: re-key and look again
         store.rekeyTop();
         continue;
@@ -360,8 +361,8 @@ function wantFirst() {
   for (;;) {
     const list = store.peek();
     if (list === undefined) return;
-    const head = list._idleNext;
-    if (head !== list && head._idleStart === list.start) {
+    const head = list.first();
+    if (head !== null && head._idleStart === list.start) {
       if (list.expiry < armedExpiry) {     // usually armed already, by a callback's setTimeout
         wantedExpiry = list.expiry;
         needsEnd();                        // inside the drain: settled when it ends
@@ -443,8 +444,7 @@ function resetCounts() {
 function forEachPending(visit) {
   const heap = store.heap;
   for (let i = 0; i < heap.length; i++) {
-    const list = heap[i];
-    for (let timer = list._idleNext; timer !== list; timer = timer._idleNext) visit(timer, list.msecs);
+    heap[i].forEach(visit);
   }
   const t = runningTimeout;
   if (t !== null && t._idlePrev === null && (t._flags & (REPEAT | CLEARED)) === REPEAT && t._idleTimeout >= 0) {

@@ -1,7 +1,8 @@
 'use strict';
 // TimeoutStore: lists ordered by their head's expiry (ties to the earlier start), O(1) unlink
-// with the list found from the neighbours, lazy re-keying, and emptied lists left idle for reuse
-// until a drain meets them or they outnumber the busy ones.
+// and restart through the timer's slot, rings that grow, compact and shrink without losing
+// order, lazy re-keying, and emptied lists left idle for reuse until a drain meets them or they
+// outnumber the busy ones.
 
 const { TimeoutStore } = require('../lib/timeout-store');
 
@@ -15,8 +16,8 @@ function drain(store) {
   for (;;) {
     const list = store.peek();
     if (list === undefined) return out;
-    const head = list._idleNext;
-    if (head === list || head._idleStart !== list.start) { store.rekeyTop(); continue; }
+    const head = list.first();
+    if (head === null || head._idleStart !== list.start) { store.rekeyTop(); continue; }
     store.unlink(head);
     out.push(head);
   }
@@ -130,12 +131,79 @@ module.exports = {
     t.ok(compactions > 0, compactions + ' compactions');
     t.done();
   },
+
+  'a list becomes a ring after ringAfter restarts, in the same order': function(t) {
+    const store = new TimeoutStore();
+    store.ringAfter = 3;
+    const ts = [];
+    for (let i = 0; i < 6; i++) { ts.push(timer(i)); store.append(ts[i], 10); }
+    const list = store.lists[10];
+    store.restart(ts[0], 6, 10);
+    store.restart(ts[1], 7, 10);
+    t.strictEqual(list.slots, null, 'still linked after 2 restarts');
+    store.restart(ts[2], 8, 10);
+    t.ok(Array.isArray(list.slots), 'a ring after 3');
+    t.strictEqual(ts[3]._idlePrev, list, 'a timer in a ring names its list');
+    t.equal(typeof ts[3]._idleNext, 'number', 'and its slot');
+    // in a ring: the refreshed timer goes behind the others, its old slot goes stale
+    store.restart(ts[3], 9, 10);
+    store.restart(ts[3], 9, 10);          // already last: stays
+    t.deepEqual(drain(store), [ts[4], ts[5], ts[0], ts[1], ts[2], ts[3]]);
+    t.strictEqual(list.slots, null, 'emptied: linked again');
+    t.done();
+  },
+
+  'a ring empties a cleared timer\'s slot at once': function(t) {
+    const store = new TimeoutStore();
+    store.ringAfter = 1;
+    const a = timer(0); store.append(a, 10);
+    const b = timer(0); store.append(b, 10);
+    const c = timer(1); store.append(c, 10);
+    store.restart(a, 2, 10);                 // the list becomes a ring: b, c, a
+    const list = store.lists[10];
+    t.ok(Array.isArray(list.slots));
+    store.unlink(b);
+    t.ok(list.slots.indexOf(b) < 0, 'no slot holds the cleared timer');
+    t.strictEqual(b._idlePrev, null);
+    t.strictEqual(b._idleNext, null);
+    t.deepEqual(drain(store), [c, a]);
+    t.done();
+  },
+
+  'a ring grows, compacts its stale slots and shrinks, in order': function(t) {
+    const store = new TimeoutStore();
+    store.ringAfter = 1;
+    const ts = [];
+    for (let i = 0; i < 1000; i++) { ts.push(timer(0)); store.append(ts[i], 50); }
+    const list = store.lists[50];
+    // 20 rounds of refreshing every timer: 20000 appends on 1000 timers, mostly stale slots
+    let now = 0;
+    for (let round = 0; round < 20; round++) {
+      now += 1;
+      for (let i = 0; i < ts.length; i++) store.restart(ts[(i * 7 + round) % ts.length], now, 50);
+    }
+    t.ok(list.mask + 1 <= 8 * 1000, 'at most 8 slots per pending timer: ' + (list.mask + 1));
+    // clear 990 of them: the ring shrinks
+    for (let i = 0; i < 990; i++) store.unlink(ts[(i * 7 + 19) % ts.length]);
+    t.ok(list.mask + 1 <= 64, 'shrunk to ' + (list.mask + 1));
+    const left = [];
+    for (let i = 990; i < 1000; i++) left.push(ts[(i * 7 + 19) % ts.length]);
+    t.deepEqual(drain(store), left);
+    t.done();
+  },
+
+  'random workload with rings matches a sorted reference': function(t) {
+    randomWorkload(t, 40, 5000, 2);
+    randomWorkload(t, 5, 20000, 1);
+    t.done();
+  },
 };
 
-function randomWorkload(t, maxDelay, steps) {
+function randomWorkload(t, maxDelay, steps, ringAfter) {
     let seed = 12345;
     const rand = (n) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
     const store = new TimeoutStore();
+    if (ringAfter !== undefined) store.ringAfter = ringAfter;
     const live = new Set();
     let now = 0;
     let compactions = 0;
