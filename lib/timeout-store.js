@@ -11,28 +11,26 @@
  *     last one, and that object is the list).  refresh() unlinks and appends, which writes into
  *     both neighbours: two other timers anywhere in the heap.
  *
- *   ring (once RING_AFTER refresh() calls have moved timers in it): a ring of slots, each
- *     pending timer knowing its slot number (which only grows, modulo 2^30, so the ring can
- *     grow, shrink or compact without telling the timers it does not move):
+ *   ring (once RING_AFTER refresh() calls have moved timers in a list of RING_MIN_TIMERS or
+ *     more): a ring of slots, each pending timer knowing its slot number (which only grows,
+ *     modulo 2^30, so the ring can grow or shrink without telling its timers), and one bit per
+ *     slot saying whether the slot's timer is pending there:
  *
  *        head                                   tail
  *         v                                      v
  *   ... | A | a | B | - | c | C | D | a | E |   |   | ...    slots (number & mask)
- *         live: the slot its timer names         a, c: stale, their timers moved on
+ *         1   0   1   0   0   1   1   0   1                 live bits
+ *                     a, c: stale (their timers moved on), -: emptied by a clear
  *
- *     refresh() writes the timer's start and appends it again; the slot it leaves is not
- *     touched, it is stale because the timer names another slot now.  So a refresh() writes
- *     only its own timer and the tail, where the linked list wrote two random timers: with
- *     100k connections' idle timeouts that is the difference between qtimers' CPU per
- *     message and native's (bench:apps heartbeats).  Clearing a timer empties its slot at
- *     once, so a cleared timer's slot never holds it.  Reading the head skips empty and stale
- *     slots.  A ring that fills up while at least three slots in four are empty or stale is
- *     compacted in place (O(slots), after at least three appends per pending timer since the
- *     last), otherwise it doubles; it shrinks when mostly empty, and an emptied list goes back
- *     to being linked.  Cost: a slot per pending timer (8-16 bytes) and the stale slots,
- *     which hold timers that are pending anyway or, once refreshed and then cleared, a bare
- *     handle (its callback and arguments are released by the clear) until the head passes
- *     them, within the list's delay.
+ *     refresh() writes the timer's start, clears its old slot's bit and appends it again: it
+ *     writes its own timer, a bit in a small array and the tail, where the linked list wrote
+ *     into two other timers anywhere in the heap.  Clearing a timer also empties its slot, so
+ *     no slot holds a cleared timer; a stale slot holds its (pending) timer until the head
+ *     passes it, within the list's delay, or a compaction empties it.  A ring that fills up
+ *     while at least three slots in four are spent is compacted in place (the live timers
+ *     renumbered: after at least three appends per live timer since the last time), otherwise
+ *     it doubles; it shrinks when mostly empty, and an emptied list goes back to being linked.
+ *     Cost: a slot per pending timer and per stale slot, 8 bytes each, at most 8 per timer.
  *
  * The lists sit in a binary min-heap keyed by their head's expiry, ties going to the earlier
  * start (= the earlier-created timer), so the heap is touched when a list gains its first timer,
@@ -51,15 +49,23 @@
  */
 'use strict';
 
-// A linked list becomes a ring after this many refresh() calls have moved timers in it: a
-// list of never-refreshed timers keeps costing nothing beyond its timers (a pending timer
-// takes under half of a native one's memory), a refresh-heavy one pays a slot per timer.
+// A linked list becomes a ring after this many refresh() calls have moved timers in it, if it
+// then holds at least RING_MIN_TIMERS: a list of never-refreshed timers keeps costing nothing
+// beyond its timers (a pending timer takes under half of a native one's memory), a
+// refresh-heavy one pays a slot per timer.  Below that size the timers and their neighbours
+// stay in the CPU's caches and the linked list is the cheaper one: refresh() among 10k pending
+// timers took 65-72 ns linked and 75-86 ns as a ring (Node 20, two processes at once), among
+// 100k about the same either way, and with heartbeats' 100k idle timeouts (bench:apps) a
+// message cost 1.11x less CPU as a ring.  A list found too small is counted again after RECOUNT_AFTER
+// restarts per timer it held, so the walk costs at most 1/8 of a step per refresh().
 const RING_AFTER = 1024;
+const RING_MIN_TIMERS = 32768;
+const RECOUNT_AFTER = 8;
 // Slot numbers count modulo 2^30, so they stay small integers (a field holding one never turns
 // into a boxed double); rings never exceed 2^29 slots, so (number & mask) stays exact.
 const SLOT_NUMBERS = 0x3fffffff;
-// The smallest ring.
-const MIN_SLOTS = 8;
+// The smallest ring: a whole word of live bits.
+const MIN_SLOTS = 32;
 // Compact rather than grow when at least 3 slots in 4 are empty or stale.
 const SPARE_TO_COMPACT = 4;
 // Shrink when pending timers fill under 1 slot in 16.
@@ -71,6 +77,7 @@ class TimeoutList {
     this._idlePrev = this;
     this._idleNext = this;
     this.slots = null;      // the ring, or null while linked
+    this.live = null;       // ring: one bit per slot, set while its timer is pending in it
     this.mask = 0;
     this.head = 0;          // ring: slot number of the first slot in use (live, stale or empty)
     this.tail = 0;          // ring: slot number the next timer gets
@@ -94,13 +101,15 @@ class TimeoutList {
       const head = this._idleNext;
       return head === this ? null : head;
     }
+    const live = this.live;
     const mask = this.mask;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
-      const timer = slots[n & mask];
-      if (timer !== null && timer._idleNext === n && timer._idlePrev === this) {
+      const i = n & mask;
+      if ((live[i >>> 5] & (1 << (i & 31))) !== 0) {
         this.head = n;
-        return timer;
+        return slots[i];
       }
+      slots[i] = null;        // a stale slot lets its timer go as the head passes it
     }
     this.head = this.tail;
     return null;
@@ -114,8 +123,8 @@ class TimeoutList {
       return;
     }
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
-      const timer = slots[n & this.mask];
-      if (timer !== null && timer._idleNext === n && timer._idlePrev === this) visit(timer, this.msecs);
+      const i = n & this.mask;
+      if ((this.live[i >>> 5] & (1 << (i & 31))) !== 0) visit(slots[i], this.msecs);
     }
   }
 
@@ -132,14 +141,29 @@ class TimeoutList {
   push(timer) {
     if (((this.tail - this.head) & SLOT_NUMBERS) > this.mask) this.makeRoom();
     const n = this.tail;
-    this.slots[n & this.mask] = timer;
+    const i = n & this.mask;
+    this.slots[i] = timer;
+    this.live[i >>> 5] |= 1 << (i & 31);
     timer._idlePrev = this;
     timer._idleNext = n;
     this.tail = (n + 1) & SLOT_NUMBERS;
     this.size += 1;
   }
 
-  /* the ring is full: compact it if mostly empty or stale, else double it */
+  /* a pending timer in slot `n` moves to the tail, leaving `n` stale */
+  pushAgain(timer, n) {
+    this.spend(n);
+    this.size -= 1;
+    this.push(timer);
+  }
+
+  /* slot `n` no longer holds a pending timer (its timer left, or moved to the tail) */
+  spend(n) {
+    const i = n & this.mask;
+    this.live[i >>> 5] &= ~(1 << (i & 31));
+  }
+
+  /* the ring is full: compact it if mostly spent, else double it */
   makeRoom() {
     const capacity = this.mask + 1;
     if (this.size * SPARE_TO_COMPACT <= capacity) this.compact(capacity);
@@ -149,15 +173,25 @@ class TimeoutList {
   /* live slots move up to the head, renumbered in order, spent ones are emptied; may shrink */
   compact(capacity) {
     const slots = this.slots;
+    const live = this.live;
     const mask = this.mask;
     let to = this.head;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
-      const timer = slots[n & mask];
-      if (timer === null) continue;
-      slots[n & mask] = null;
-      if (timer._idleNext !== n || timer._idlePrev !== this) continue;    // stale
-      slots[to & mask] = timer;
-      timer._idleNext = to;
+      const i = n & mask;
+      const bit = 1 << (i & 31);
+      if ((live[i >>> 5] & bit) === 0) {
+        slots[i] = null;
+        continue;
+      }
+      if (n !== to) {
+        const timer = slots[i];
+        const j = to & mask;
+        slots[i] = null;
+        live[i >>> 5] &= ~bit;
+        slots[j] = timer;
+        live[j >>> 5] |= 1 << (j & 31);
+        timer._idleNext = to;
+      }
       to = (to + 1) & SLOT_NUMBERS;
     }
     this.tail = to;
@@ -167,25 +201,38 @@ class TimeoutList {
   /* a new ring of `capacity` slots holding the same slots under the same numbers */
   resize(capacity) {
     const slots = newRing(capacity);
+    const live = new Int32Array(capacity >>> 5);
     const mask = capacity - 1;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
-      slots[n & mask] = this.slots[n & this.mask];
+      const i = n & this.mask;
+      if ((this.live[i >>> 5] & (1 << (i & 31))) === 0) continue;
+      const j = n & mask;
+      slots[j] = this.slots[i];
+      live[j >>> 5] |= 1 << (j & 31);
     }
     this.slots = slots;
+    this.live = live;
     this.mask = mask;
   }
 
-  /* a linked list becomes a ring: its timers take slots 0.. in order */
-  toRing() {
+  /* a linked list becomes a ring, its timers taking slots 0.. in order, if it holds at least
+     `minTimers`; false if not (it is then asked again after RECOUNT_AFTER restarts per timer) */
+  toRing(minTimers) {
     let count = 0;
     for (let timer = this._idleNext; timer !== this; timer = timer._idleNext) count += 1;
+    if (count < minTimers) {
+      this.restarts = -RECOUNT_AFTER * count;
+      return false;
+    }
     const capacity = ringFor(count);
     const slots = newRing(capacity);
+    const live = new Int32Array(capacity >>> 5);
     let n = 0;
     let timer = this._idleNext;
     while (timer !== this) {
       const next = timer._idleNext;
       slots[n] = timer;
+      live[n >>> 5] |= 1 << (n & 31);
       timer._idlePrev = this;
       timer._idleNext = n;
       n += 1;
@@ -194,15 +241,18 @@ class TimeoutList {
     this._idlePrev = this;
     this._idleNext = this;
     this.slots = slots;
+    this.live = live;
     this.mask = capacity - 1;
     this.head = 0;
     this.tail = n;
     this.size = count;
+    return true;
   }
 
   /* emptied: linked again, its ring (and the stale slots in it) let go */
   toLinked() {
     this.slots = null;
+    this.live = null;
     this.mask = 0;
     this.head = 0;
     this.tail = 0;
@@ -242,6 +292,7 @@ class TimeoutStore {
     this.lastList = null;       // most servers use one or two delays: skip the map for repeats
     this.idleLists = 0;         // lists in the heap that are empty
     this.ringAfter = RING_AFTER;
+    this.ringMinTimers = RING_MIN_TIMERS;
   }
 
   /* queue `timer` (whose _idleStart is already set) behind the others of its delay `msecs` */
@@ -273,6 +324,7 @@ class TimeoutStore {
     timer._idleNext = null;
     if (typeof next === 'number') {
       // in a ring: `prev` is the list, `next` the slot, emptied now
+      prev.spend(next);
       prev.slots[next & prev.mask] = null;
       prev.size -= 1;
       if (prev.size === 0) {
@@ -309,24 +361,25 @@ class TimeoutStore {
   restart(timer, start, msecs) {
     const list = timer._idlePrev;
     const slot = timer._idleNext;
-    if (typeof slot === 'number' && list.msecs === msecs) {
-      // in a ring: appended again, unless it is the last already; its old slot goes stale
-      timer._idleStart = start;
-      if (((slot + 1) & SLOT_NUMBERS) !== list.tail) {
-        list.size -= 1;
-        list.push(timer);
-      }
-      return;
-    }
-    if (list === slot && list.msecs === msecs) {
-      // alone in its linked list: it stays where it is (the list's key becomes stale-early)
-      timer._idleStart = start;
-      return;
-    }
-    this.unlink(timer);
     timer._idleStart = start;
+    if (typeof slot === 'number') {
+      // in a ring: appended again, unless it is the last already; its old slot goes stale
+      if (list.msecs === msecs) {
+        if (((slot + 1) & SLOT_NUMBERS) !== list.tail) list.pushAgain(timer, slot);
+        return;
+      }
+    } else if (list === slot && list.msecs === msecs) {
+      // alone in its linked list: it stays where it is (the list's key becomes stale-early)
+      return;
+    }
+    this._move(timer, msecs);
+  }
+
+  /* a pending timer goes behind the others of its delay `msecs` (another list, or a linked one) */
+  _move(timer, msecs) {
+    this.unlink(timer);
     const to = this.append(timer, msecs);
-    if (to.slots === null && ++to.restarts === this.ringAfter) to.toRing();
+    if (to.slots === null && ++to.restarts === this.ringAfter) to.toRing(this.ringMinTimers);
   }
 
   /* the list whose head expires first (its key may be stale-early), or undefined */

@@ -10,6 +10,21 @@ function timer(start) {
   return { _idlePrev: null, _idleNext: null, _idleStart: start };
 }
 
+/* a store whose lists become rings after `ringAfter` restarts when they hold `minTimers` */
+function ringStore(ringAfter, minTimers) {
+  const store = new TimeoutStore();
+  store.ringAfter = ringAfter;
+  store.ringMinTimers = minTimers;
+  return store;
+}
+
+/* `n` timers started at `start`, appended to the list of `msecs` */
+function queued(store, n, start, msecs) {
+  const ts = [];
+  for (let i = 0; i < n; i++) { ts.push(timer(start)); store.append(ts[i], msecs); }
+  return ts;
+}
+
 /* pop every timer in the store's order (what timeouts.js's drain does) */
 function drain(store) {
   const out = [];
@@ -133,8 +148,7 @@ module.exports = {
   },
 
   'a list becomes a ring after ringAfter restarts, in the same order': function(t) {
-    const store = new TimeoutStore();
-    store.ringAfter = 3;
+    const store = ringStore(3, 0);
     const ts = [];
     for (let i = 0; i < 6; i++) { ts.push(timer(i)); store.append(ts[i], 10); }
     const list = store.lists[10];
@@ -153,9 +167,22 @@ module.exports = {
     t.done();
   },
 
+  'a list under ringMinTimers stays linked, and is counted again after 8 restarts per timer': function(t) {
+    const store = ringStore(2, 5);
+    const ts = queued(store, 4, 0, 10);
+    const list = store.lists[10];
+    let now = 0;
+    for (let i = 0; i < 2 + 8 * 4 + 1; i++) store.restart(ts[i % 4], ++now, 10);
+    t.strictEqual(list.slots, null, 'four timers: still linked after ' + (2 + 8 * 4 + 1) + ' restarts');
+    ts.push(timer(now)); store.append(ts[4], 10);
+    store.restart(ts[0], ++now, 10);      // the 8 * 4 + 2nd restart since the count: counted again
+    t.ok(Array.isArray(list.slots), 'five timers: a ring');
+    t.equal(drain(store).length, 5);
+    t.done();
+  },
+
   'a ring empties a cleared timer\'s slot at once': function(t) {
-    const store = new TimeoutStore();
-    store.ringAfter = 1;
+    const store = ringStore(1, 0);
     const a = timer(0); store.append(a, 10);
     const b = timer(0); store.append(b, 10);
     const c = timer(1); store.append(c, 10);
@@ -171,10 +198,8 @@ module.exports = {
   },
 
   'a ring grows, compacts its stale slots and shrinks, in order': function(t) {
-    const store = new TimeoutStore();
-    store.ringAfter = 1;
-    const ts = [];
-    for (let i = 0; i < 1000; i++) { ts.push(timer(0)); store.append(ts[i], 50); }
+    const store = ringStore(1, 0);
+    const ts = queued(store, 1000, 0, 50);
     const list = store.lists[50];
     // 20 rounds of refreshing every timer: 20000 appends on 1000 timers, mostly stale slots
     let now = 0;
@@ -202,8 +227,7 @@ module.exports = {
 function randomWorkload(t, maxDelay, steps, ringAfter) {
     let seed = 12345;
     const rand = (n) => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; };
-    const store = new TimeoutStore();
-    if (ringAfter !== undefined) store.ringAfter = ringAfter;
+    const store = ringAfter === undefined ? new TimeoutStore() : ringStore(ringAfter, 0);
     const live = new Set();
     let now = 0;
     let compactions = 0;
