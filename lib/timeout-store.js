@@ -56,8 +56,9 @@
 // stay in the CPU's caches and the linked list is the cheaper one: refresh() among 10k pending
 // timers took 65-72 ns linked and 75-86 ns as a ring (Node 20, two processes at once), among
 // 100k about the same either way, and with heartbeats' 100k idle timeouts (bench:apps) a
-// message cost 1.11x less CPU as a ring.  A list found too small is counted again after RECOUNT_AFTER
-// restarts per timer it held, so the walk costs at most 1/8 of a step per refresh().
+// message cost 1.11x less CPU as a ring.  A list found too small is counted again after
+// RECOUNT_AFTER restarts per timer it held, so the walk costs at most 1/8 of a step per
+// refresh().
 const RING_AFTER = 1024;
 const RING_MIN_TIMERS = 32768;
 const RECOUNT_AFTER = 8;

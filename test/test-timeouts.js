@@ -1,8 +1,30 @@
 'use strict';
 // lib/timeouts.js through the public functions (qtimers/standalone): the order timeouts run in,
 // that none runs early, clearing, intervals, refresh() and what exactStart stamps a timer with.
+// The order of a delay refreshed enough to become a ring (timeout-store.js) is compared with
+// native Node's, running the same program both ways.
 
 const qt = require('../lib/standalone');
+const child = require('./helpers/child');
+
+// 40000 timeouts of one delay (enough for a ring), 3000 refresh() calls at random (enough to
+// turn it into one), 500 clears, 3000 more refreshes (cleared ones' do nothing): prints the order
+// they fire in, and whether a pending one names a slot number (qtimers' ring) or a neighbour.
+const RING_ORDER_PROGRAM = `
+const N = 40000;
+const timers = [];
+const order = [];
+let seed = 7;
+function random(n) { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; }
+function fired(i) { order.push(i); }
+for (let i = 0; i < N; i++) timers.push(setTimeout(fired, 300, i));
+for (let k = 0; k < 3000; k++) timers[random(N)].refresh();
+for (let k = 0; k < 500; k++) clearTimeout(timers[random(N)]);
+for (let k = 0; k < 3000; k++) timers[random(N)].refresh();
+const sample = timers.find((timer) => !timer._destroyed);
+const ring = typeof sample._idleNext === 'number';
+setTimeout(() => console.log(JSON.stringify({ ring, order })), 1500);
+`;
 
 module.exports = {
   'running': {
@@ -108,6 +130,23 @@ module.exports = {
       const h = qt.setTimeout(() => { if (++calls === 1) h.refresh(); }, 1);
       qt.setTimeout(() => { t.equal(calls, 2); t.done(); }, 15);
     },
+  },
+
+  'a delay refreshed into a ring fires its timers in native Node\'s order': function(t) {
+    const native = child.runJson(RING_ORDER_PROGRAM, { qtimers: false, timeout: 60000 });
+    const ours = child.runJson(RING_ORDER_PROGRAM, { timeout: 60000 });
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.strictEqual(ours.json.ring, true, 'the delay became a ring');
+    t.strictEqual(native.json.ring, false);
+    t.ok(native.json.order.length > 39000, native.json.order.length + ' fired natively');
+    t.equal(ours.json.order.length, native.json.order.length, 'as many fired');
+    let firstDifference = -1;
+    for (let i = 0; i < native.json.order.length && firstDifference < 0; i++) {
+      if (ours.json.order[i] !== native.json.order[i]) firstDifference = i;
+    }
+    t.equal(firstDifference, -1, 'the same order');
+    t.done();
   },
 
   'exactStart': {
