@@ -106,7 +106,7 @@ class TimeoutList {
     const mask = this.mask;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
       const i = n & mask;
-      if ((live[i >>> 5] & (1 << (i & 31))) !== 0) {
+      if (isLive(live, i)) {
         this.head = n;
         return slots[i];
       }
@@ -125,7 +125,7 @@ class TimeoutList {
     }
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
       const i = n & this.mask;
-      if ((this.live[i >>> 5] & (1 << (i & 31))) !== 0) visit(slots[i], this.msecs);
+      if (isLive(this.live, i)) visit(slots[i], this.msecs);
     }
   }
 
@@ -144,7 +144,7 @@ class TimeoutList {
     const n = this.tail;
     const i = n & this.mask;
     this.slots[i] = timer;
-    this.live[i >>> 5] |= 1 << (i & 31);
+    markLive(this.live, i);
     timer._idlePrev = this;
     timer._idleNext = n;
     this.tail = (n + 1) & SLOT_NUMBERS;
@@ -158,29 +158,35 @@ class TimeoutList {
     this.push(timer);
   }
 
-  /* slot `n` no longer holds a pending timer (its timer left, or moved to the tail) */
+  /* slot `n` no longer holds a pending timer (it moved to the tail): the slot goes stale */
   spend(n) {
+    clearLive(this.live, n & this.mask);
+  }
+
+  /* the pending timer in slot `n` leaves the ring (cleared or run): its slot is emptied */
+  remove(n) {
     const i = n & this.mask;
-    this.live[i >>> 5] &= ~(1 << (i & 31));
+    clearLive(this.live, i);
+    this.slots[i] = null;
+    this.size -= 1;
   }
 
   /* the ring is full: compact it if mostly spent, else double it */
   makeRoom() {
     const capacity = this.mask + 1;
-    if (this.size * SPARE_TO_COMPACT <= capacity) this.compact(capacity);
+    if (this.size * SPARE_TO_COMPACT <= capacity) this.compact();
     else this.resize(capacity * 2);
   }
 
   /* live slots move up to the head, renumbered in order, spent ones are emptied; may shrink */
-  compact(capacity) {
+  compact() {
     const slots = this.slots;
     const live = this.live;
     const mask = this.mask;
     let to = this.head;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
       const i = n & mask;
-      const bit = 1 << (i & 31);
-      if ((live[i >>> 5] & bit) === 0) {
+      if (!isLive(live, i)) {
         slots[i] = null;
         continue;
       }
@@ -188,14 +194,15 @@ class TimeoutList {
         const timer = slots[i];
         const j = to & mask;
         slots[i] = null;
-        live[i >>> 5] &= ~bit;
+        clearLive(live, i);
         slots[j] = timer;
-        live[j >>> 5] |= 1 << (j & 31);
+        markLive(live, j);
         timer._idleNext = to;
       }
       to = (to + 1) & SLOT_NUMBERS;
     }
     this.tail = to;
+    const capacity = mask + 1;
     if (capacity > MIN_SLOTS && this.size * SHRINK_BELOW < capacity) this.resize(ringFor(this.size));
   }
 
@@ -206,10 +213,10 @@ class TimeoutList {
     const mask = capacity - 1;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
       const i = n & this.mask;
-      if ((this.live[i >>> 5] & (1 << (i & 31))) === 0) continue;
+      if (!isLive(this.live, i)) continue;
       const j = n & mask;
       slots[j] = this.slots[i];
-      live[j >>> 5] |= 1 << (j & 31);
+      markLive(live, j);
     }
     this.slots = slots;
     this.live = live;
@@ -226,27 +233,22 @@ class TimeoutList {
       return false;
     }
     const capacity = ringFor(count);
-    const slots = newRing(capacity);
-    const live = new Int32Array(capacity >>> 5);
-    let n = 0;
     let timer = this._idleNext;
-    while (timer !== this) {
-      const next = timer._idleNext;
-      slots[n] = timer;
-      live[n >>> 5] |= 1 << (n & 31);
-      timer._idlePrev = this;
-      timer._idleNext = n;
-      n += 1;
-      timer = next;
-    }
     this._idlePrev = this;
     this._idleNext = this;
-    this.slots = slots;
-    this.live = live;
+    this.slots = newRing(capacity);
+    this.live = new Int32Array(capacity >>> 5);
     this.mask = capacity - 1;
     this.head = 0;
-    this.tail = n;
-    this.size = count;
+    this.tail = 0;
+    this.size = 0;
+    // the chain ends at this list, whose links are reset: each timer's next is read before
+    // push() overwrites it
+    while (timer !== this) {
+      const next = timer._idleNext;
+      this.push(timer);
+      timer = next;
+    }
     return true;
   }
 
@@ -260,6 +262,19 @@ class TimeoutList {
     this.size = 0;
     this.restarts = 0;
   }
+}
+
+/* live bits: bit (i & 31) of word (i >>> 5) says whether ring index i holds a pending timer */
+function isLive(live, i) {
+  return (live[i >>> 5] & (1 << (i & 31))) !== 0;
+}
+
+function markLive(live, i) {
+  live[i >>> 5] |= 1 << (i & 31);
+}
+
+function clearLive(live, i) {
+  live[i >>> 5] &= ~(1 << (i & 31));
 }
 
 /* a ring of `capacity` empty slots (a packed array of nulls: never holey) */
@@ -324,15 +339,13 @@ class TimeoutStore {
     timer._idlePrev = null;
     timer._idleNext = null;
     if (typeof next === 'number') {
-      // in a ring: `prev` is the list, `next` the slot, emptied now
-      prev.spend(next);
-      prev.slots[next & prev.mask] = null;
-      prev.size -= 1;
+      // in a ring: `prev` is the list, `next` the slot
+      prev.remove(next);
       if (prev.size === 0) {
         prev.toLinked();
         this._emptied(prev);
       } else if (prev.size * SHRINK_BELOW <= prev.mask) {
-        prev.compact(prev.mask + 1);
+        prev.compact();
       }
       return;
     }
