@@ -389,6 +389,17 @@ class TimeoutStore {
     this._move(timer, msecs);
   }
 
+  /* a pending timer in a ring, whose _idleStart is already its new start, goes behind the others
+     of its list, as restart() would; false, doing nothing, unless its delay `msecs` is still its
+     list's.  The list's key stays stale-early: the timer expires later than it did. */
+  requeueInRing(timer, msecs) {
+    const list = timer._idlePrev;
+    const slot = timer._idleNext;
+    if (list.msecs !== msecs || typeof slot !== 'number') return false;
+    if (((slot + 1) & SLOT_NUMBERS) !== list.tail) list.pushAgain(timer, slot);
+    return true;
+  }
+
   /* a pending timer goes behind the others of its delay `msecs` (another list, or a linked one) */
   _move(timer, msecs) {
     this.unlink(timer);

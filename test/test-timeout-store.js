@@ -181,6 +181,21 @@ module.exports = {
     t.done();
   },
 
+  'requeueInRing moves a stamped timer behind the others of its ring, and only that': function(t) {
+    const store = ringStore(1, 0);
+    const ts = queued(store, 4, 0, 10);
+    const linked = timer(0); store.append(linked, 20);
+    store.restart(ts[0], 1, 10);             // the list becomes a ring: 1, 2, 3, 0
+    ts[1]._idleStart = 2;
+    t.strictEqual(store.requeueInRing(ts[1], 10), true, 'moved');
+    t.strictEqual(store.requeueInRing(ts[1], 10), true, 'already last: stays');
+    t.strictEqual(store.requeueInRing(ts[2], 30), false, 'a delay no longer its list\'s: left to restart()');
+    t.strictEqual(ts[2]._idlePrev, store.lists[10], 'where it was');
+    t.strictEqual(store.requeueInRing(linked, 20), false, 'a linked timer: left to restart()');
+    t.deepEqual(drain(store), [ts[2], ts[3], ts[0], ts[1], linked]);
+    t.done();
+  },
+
   'a ring empties a cleared timer\'s slot at once': function(t) {
     const store = ringStore(1, 0);
     const a = timer(0); store.append(a, 10);

@@ -1,8 +1,9 @@
 'use strict';
 // lib/timeouts.js through the public functions (qtimers/standalone): the order timeouts run in,
 // that none runs early, clearing, intervals, refresh() and what exactStart stamps a timer with.
-// The order of a delay refreshed enough to become a ring (timeout-store.js) is compared with
-// native Node's, running the same program both ways.
+// The order of a delay refreshed enough to become a ring (timeout-store.js), and of refresh()
+// calls worked through in batches (timeouts.js), is compared with native Node's, running the
+// same program both ways.
 
 const qt = require('../lib/standalone');
 const child = require('./helpers/child');
@@ -25,6 +26,79 @@ const sample = timers.find((timer) => !timer._destroyed);
 const ring = typeof sample._idleNext === 'number';
 setTimeout(() => console.log(JSON.stringify({ ring, order })), 1500);
 `;
+
+// refresh() of a ring's timers is worked through in batches (lib/timeouts.js): the same kind of
+// delay, with what could tell a batch from moves made at each call interleaved, in one
+// synchronous section (2000 refreshes: more than one batch) and again from a timer callback:
+// new timers of the same delay (they queue behind the timers refreshed before them), clears of
+// refreshed timers, a delay changed after a refresh (the delay at the call counts) and before one
+// (the timer moves to that delay, 1000 ms, far from the others' expiries so that no two lists
+// tie), and refreshes of cleared and fired timers; and callbacks that refresh a timer due in
+// their own drain.  Delays are changed only on timers never
+// cleared: Node marks a cleared timer by its delay (-1), qtimers by a flag, so a delay set on a
+// cleared timer is another question.  Prints the order of firing, how many
+// refreshed cleared timers kept their _idleStart, and whether the delay is a ring.
+const BATCH_ORDER_PROGRAM = `
+const N = 40000;
+const HALF = N / 2;     // clears in the first half, delay changes in the second
+const timers = [];
+const order = [];
+let seed = 11;
+function random(n) { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed % n; }
+function fired(i) {
+  order.push(i);
+  // a timer most likely due in this same drain: it must wait its delay again
+  if (i % 97 === 0 && i + 1 < N) timers[i + 1].refresh();
+}
+for (let i = 0; i < N; i++) timers.push(setTimeout(fired, 300, i));
+for (let k = 0; k < 3000; k++) timers[random(N)].refresh();
+const fired0 = setTimeout(fired, 1, -1);
+let keptStart = 0;
+function interleaved(count, base) {
+  for (let k = 0; k < count; k++) {
+    timers[random(N)].refresh();
+    if (k % 7 === 0) timers.push(setTimeout(fired, 300, base + k));
+    if (k % 11 === 0) clearTimeout(timers[random(HALF)]);
+    if (k % 13 === 0) { const t = timers[HALF + random(HALF)]; t.refresh(); t._idleTimeout = 350; }
+    if (k % 17 === 0) { const t = timers[HALF + random(HALF)]; t._idleTimeout = 1000; t.refresh(); }
+    if (k % 19 === 0) {
+      const t = timers[random(HALF)];
+      clearTimeout(t);
+      const before = t._idleStart;
+      t.refresh();
+      if (t._idleStart === before) keptStart += 1;
+    }
+  }
+}
+interleaved(2000, N);
+setTimeout(() => {
+  fired0.refresh();
+  interleaved(1500, 2 * N);
+}, 100);
+const ring = typeof timers.find((timer) => !timer._destroyed)._idleNext === 'number';
+setTimeout(() => {
+  console.log(JSON.stringify({ ring, order, keptStart }));
+}, 2500);
+`;
+
+/* run `program` natively and with qtimers: both exit 0, fire as many timers in the same order,
+   and the qtimers run's delay is a ring; their printed JSON */
+function runBothInOrder(t, program) {
+  const native = child.runJson(program, { qtimers: false, timeout: 60000 });
+  const ours = child.runJson(program, { timeout: 60000 });
+  t.equal(native.status, 0, native.stderr);
+  t.equal(ours.status, 0, ours.stderr);
+  t.strictEqual(ours.json.ring, true, 'the delay became a ring');
+  const expected = native.json.order;
+  const got = ours.json.order;
+  t.ok(expected.length > 39000, expected.length + ' fired natively');
+  t.equal(got.length, expected.length, 'as many fired');
+  let first = -1;
+  for (let i = 0; i < expected.length && first < 0; i++) if (got[i] !== expected[i]) first = i;
+  t.equal(first, -1, 'the same order' +
+    (first < 0 ? '' : ` (first difference at ${first}: ${expected[first]} natively, ${got[first]} with qtimers)`));
+  return { native: native.json, ours: ours.json };
+}
 
 module.exports = {
   'running': {
@@ -133,19 +207,15 @@ module.exports = {
   },
 
   'a delay refreshed into a ring fires its timers in native Node\'s order': function(t) {
-    const native = child.runJson(RING_ORDER_PROGRAM, { qtimers: false, timeout: 60000 });
-    const ours = child.runJson(RING_ORDER_PROGRAM, { timeout: 60000 });
-    t.equal(native.status, 0, native.stderr);
-    t.equal(ours.status, 0, ours.stderr);
-    t.strictEqual(ours.json.ring, true, 'the delay became a ring');
-    t.strictEqual(native.json.ring, false);
-    t.ok(native.json.order.length > 39000, native.json.order.length + ' fired natively');
-    t.equal(ours.json.order.length, native.json.order.length, 'as many fired');
-    let firstDifference = -1;
-    for (let i = 0; i < native.json.order.length && firstDifference < 0; i++) {
-      if (ours.json.order[i] !== native.json.order[i]) firstDifference = i;
-    }
-    t.equal(firstDifference, -1, 'the same order');
+    const { native } = runBothInOrder(t, RING_ORDER_PROGRAM);
+    t.strictEqual(native.ring, false);
+    t.done();
+  },
+
+  'refresh() in batches keeps native Node\'s order, delays and starts': function(t) {
+    const { native, ours } = runBothInOrder(t, BATCH_ORDER_PROGRAM);
+    t.equal(ours.keptStart, native.keptStart, 'cleared timers keep their start, refreshed or not');
+    t.ok(native.keptStart > 150, native.keptStart + ' cleared timers refreshed');
     t.done();
   },
 
