@@ -83,7 +83,10 @@ class Timeout {
   // Node's interval period; a program may also turn a timeout into an interval by setting it
   get _repeat() {
     if (!isTimeout(this)) return undefined;
-    return (this._flags & REPEAT) !== 0 ? this._idleTimeout : null;
+    const f = this._flags;
+    if ((f & REPEAT) === 0) return null;
+    // cleared before it was done: its delay is -1, as Node's, and its period kept aside
+    return (f & CLEARED) !== 0 && this._idleTimeout === -1 ? timeouts.clearedPeriod(this) : this._idleTimeout;
   }
 
   set _repeat(value) {
@@ -93,7 +96,11 @@ class Timeout {
     }
     if (value) {
       this._flags |= REPEAT;
-      if (typeof value === 'number' && value >= 1) this._idleTimeout = value;
+      if (typeof value === 'number' && value >= 1) {
+        // a cleared timer keeps its delay of -1, as Node's; only its _repeat changes
+        if ((this._flags & CLEARED) !== 0 && this._idleTimeout === -1) timeouts.setClearedPeriod(this, value);
+        else this._idleTimeout = value;
+      }
     } else {
       this._flags &= ~REPEAT;
     }

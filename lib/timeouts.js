@@ -201,6 +201,12 @@ function cancelTimeout(timer) {
     runningCounted = false;
     uncountRef();
   }
+  if (!(f & DESTROYED)) {
+    // as Node's unenroll(): a timer cleared before it was done has the delay -1, and an
+    // interval's period stays what its _repeat says
+    if (f & REPEAT) clearedPeriods.set(timer, timer._idleTimeout);
+    timer._idleTimeout = -1;
+  }
   timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
   timer._onTimeout = null;
   if (f & EXTRA) {
@@ -208,6 +214,20 @@ function cancelTimeout(timer) {
     if (f & CONTEXT) releaseContext(timer);
   }
   if (f & PRIMITIVE) ids.forget(timer);
+}
+
+// The period of each interval cleared before it was done (its _idleTimeout is -1 then, as
+// Node's), for its _repeat, which Node leaves as it was.  Only cleared intervals are in it.
+const clearedPeriods = new WeakMap();
+
+/* a cleared interval's period (its _repeat) */
+function clearedPeriod(timer) {
+  return clearedPeriods.get(timer);
+}
+
+/* a cleared interval's _repeat set by the program */
+function setClearedPeriod(timer, period) {
+  clearedPeriods.set(timer, period);
 }
 
 function refreshTimeout(timer) {
@@ -570,6 +590,6 @@ function snapshot() {
 
 module.exports = {
   settings,
-  addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
+  addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
   snapshot, forEachPending, counts, resetCounts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
 };

@@ -46,7 +46,8 @@ module.exports = {
   'a cleared timeout says so and no longer holds its callback': function(t) {
     const timer = qt.setTimeout(() => {}, 1000, 'argument');
     qt.clearTimeout(timer);
-    t.equal(show(timer), "Timeout { delay: 1000, repeat: false, ref: true, state: 'cleared', callback: null }");
+    // delay -1: a cleared timer's _idleTimeout, as Node's own
+    t.equal(show(timer), "Timeout { delay: -1, repeat: false, ref: true, state: 'cleared', callback: null }");
     t.done();
   },
 
@@ -60,7 +61,7 @@ module.exports = {
         return;
       }
       qt.clearInterval(interval);
-      t.equal(show(interval), "Interval { delay: 1, repeat: true, ref: true, state: 'cleared', callback: null }");
+      t.equal(show(interval), "Interval { delay: -1, repeat: true, ref: true, state: 'cleared', callback: null }");
       t.done();
     }, 1);
     t.equal(show(interval), "Interval { delay: 1, repeat: true, ref: true, state: 'pending', callback: [Function: tick] }");
@@ -136,6 +137,30 @@ module.exports = {
     t.strictEqual(b._destroyed, true);
     t.strictEqual(c._destroyed, true);
     qt.setTimeout(() => t.done(), 5);
+  },
+
+  '_idleTimeout and _repeat after clearing, as Node': function(t) {
+    // cleared while pending or running: delay -1 (Node's unenroll), an interval's _repeat kept;
+    // cleared after firing: unchanged
+    const program = `
+      const out = {};
+      const a = setTimeout(() => {}, 100); clearTimeout(a); out.timeout = [a._idleTimeout, a._repeat];
+      const b = setInterval(() => {}, 50); clearInterval(b); out.interval = [b._idleTimeout, b._repeat];
+      const c = setTimeout(() => {}, 100); c.close(); out.closed = [c._idleTimeout, c._repeat];
+      const e = setInterval(() => {}, 70); clearInterval(e); e._repeat = 90; out.repeatSet = [e._idleTimeout, e._repeat];
+      const f = setTimeout(() => {}, 40); clearTimeout(f); f.refresh(); out.refreshed = [f._idleTimeout, f._destroyed];
+      const d = setTimeout(function () { clearTimeout(d); out.ownCallback = [d._idleTimeout, d._repeat]; }, 1);
+      const g = setInterval(function () { clearInterval(g); out.ownInterval = [g._idleTimeout, g._repeat]; }, 1);
+      const h = setTimeout(() => {}, 1);
+      setTimeout(() => { clearTimeout(h); out.fired = [h._idleTimeout, h._destroyed]; console.log(JSON.stringify(out)); }, 30);
+    `;
+    const native = child.runJson(program, { qtimers: false });
+    const ours = child.runJson(program);
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.deepEqual(native.json.interval, [-1, 50], 'the control: Node\'s own values');
+    t.deepEqual(ours.json, native.json);
+    t.done();
   },
 
   'hasRef after clearing or running, as Node': function(t) {
