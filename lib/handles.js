@@ -47,6 +47,12 @@ function isImmediate(value) {
   return value instanceof Immediate && typeof value._flags === 'number';
 }
 
+// Cleared before it was done: its delay is -1, as Node's, and its period (_repeat) is kept by
+// timeouts.js.
+function periodKeptAside(timer) {
+  return (timer._flags & CLEARED) !== 0 && timer._idleTimeout === -1;
+}
+
 // a foreign object's own data property, as an assignment would make it where no accessor is
 function defineOwn(target, name, value) {
   Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
@@ -83,10 +89,8 @@ class Timeout {
   // Node's interval period; a program may also turn a timeout into an interval by setting it
   get _repeat() {
     if (!isTimeout(this)) return undefined;
-    const f = this._flags;
-    if ((f & REPEAT) === 0) return null;
-    // cleared before it was done: its delay is -1, as Node's, and its period kept aside
-    return (f & CLEARED) !== 0 && this._idleTimeout === -1 ? timeouts.clearedPeriod(this) : this._idleTimeout;
+    if ((this._flags & REPEAT) === 0) return null;
+    return periodKeptAside(this) ? timeouts.clearedPeriod(this) : this._idleTimeout;
   }
 
   set _repeat(value) {
@@ -98,7 +102,7 @@ class Timeout {
       this._flags |= REPEAT;
       if (typeof value === 'number' && value >= 1) {
         // a cleared timer keeps its delay of -1, as Node's; only its _repeat changes
-        if ((this._flags & CLEARED) !== 0 && this._idleTimeout === -1) timeouts.setClearedPeriod(this, value);
+        if (periodKeptAside(this)) timeouts.setClearedPeriod(this, value);
         else this._idleTimeout = value;
       }
     } else {
