@@ -91,6 +91,8 @@ module.exports = {
         t.ok(result.units > 0, name + ' ' + mode + ': units of work in the window ' + result.units);
         t.ok(result.cpuSeconds > 0 && result.wallSeconds > 0, name + ' ' + mode + ': window measured');
         t.ok(result.windowUs[1] > result.windowUs[0], name + ' ' + mode + ': window on the clock');
+        t.ok(Number.isInteger(result.contextSwitches) && result.contextSwitches >= 0,
+          name + ' ' + mode + ': context switches in the window ' + result.contextSwitches);
       }
     }
     t.done();

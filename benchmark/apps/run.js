@@ -176,11 +176,13 @@ function runAll(opts, env, log) {
     const modes = round % 2 ? ['native', 'qtimers'] : ['qtimers', 'native'];
     for (const result of results) {
       const outcome = {};
+      const switches = {};
       for (const mode of modes) {
         const child = runChild(result.name, mode, opts.size, opts);
         if (child.error) result.errors.push(mode + ' round ' + round + ': ' + child.error);
         else {
           outcome[mode] = child.metrics;
+          switches[mode] = child.contextSwitches / child.wallSeconds;
           result.values[mode].push(child.metrics);
         }
       }
@@ -195,6 +197,8 @@ function runAll(opts, env, log) {
           (result.ratios[metric.key] = result.ratios[metric.key] || []).push(ratio);
         }
         line += ' x' + result.ratios[first.key][result.ratios[first.key].length - 1].toFixed(2);
+        // threads woken, the GC's helpers among them: what a CPU profile of the main thread misses
+        line += '   context switches/s native ' + chart.formatValue(switches.native) + ' qtimers ' + chart.formatValue(switches.qtimers);
       }
       log(line);
     }
