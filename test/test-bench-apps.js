@@ -98,6 +98,29 @@ module.exports = {
     t.done();
   },
 
+  'side by side (--paired), both builds run at once and report positive figures; a hung child is killed': function(t) {
+    const options = { node: process.execPath, qtimers: PRELOAD };
+    // the quick size: windows of 1.5 s, which a loaded machine's slow start cannot pull apart
+    const [first, second] = run.runPair('async', ['qtimers', 'native'], 'quick', options);
+    t.ok(!first.error && !second.error, JSON.stringify([first.error, second.error]));
+    t.ok(first.metrics.itemsPerCpuSecond > 0 && second.metrics.itemsPerCpuSecond > 0, 'both measured');
+    // the two windows overlap: both ran through the same moments
+    t.ok(first.windowUs[0] < second.windowUs[1] && second.windowUs[0] < first.windowUs[1],
+      'the windows overlap: ' + JSON.stringify([first.windowUs, second.windowUs]));
+    // pair.js's own watchdog: a child that never ends is killed and reported, the other is read
+    const res = spawnSync(process.execPath, [path.join(APPS, 'pair.js'), JSON.stringify([
+      { node: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], cwd: ROOT, timeoutMs: 300 },
+      { node: process.execPath, args: ['-e', 'console.log("RESULT {}")'], cwd: ROOT, timeoutMs: 10000 },
+    ])], { encoding: 'utf8', timeout: 20000 });
+    t.equal(res.status, 0, res.stderr);
+    const ended = JSON.parse(res.stdout);
+    t.equal(ended[0].timedOut, true);
+    t.equal(ended[0].signal, 'SIGKILL');
+    t.equal(ended[1].status, 0);
+    t.equal(ended[1].stdout.trim(), 'RESULT {}');
+    t.done();
+  },
+
   'nothing was written to the results': function(t) {
     t.deepEqual(stamps(), stampsBefore);
     t.done();
@@ -172,12 +195,16 @@ module.exports = {
     t.deepEqual(some.workloads, ['http', 'ttl-cache'], 'in table order');
     t.equal(some.rounds, 5);
     t.equal(some.node, '/usr/bin/node');
+    const paired = run.parseArgs(['--paired']);
+    t.equal(paired.paired, true);
+    t.deepEqual(paired.workloads, ORDER.filter((name) => name !== 'http'), 'every workload but http');
+    t.deepEqual(run.parseArgs(['--paired', '--only', 'async,heartbeats']).workloads, ['heartbeats', 'async']);
     for (const bad of [['--rounds', '0'], ['--rounds', '1.5'], ['--rounds'], ['--only', 'nope'], ['--only', ''],
-      ['--node'], ['--bogus']]) {
+      ['--node'], ['--bogus'], ['--paired', '--only', 'http,async']]) {
       t.throws(() => run.parseArgs(bad), run.UsageError, JSON.stringify(bad));
     }
     for (const name of ORDER) t.ok(run.HELP.includes(name), '--help names ' + name);
-    for (const option of ['--quick', '--rounds', '--only', '--node', '--help']) t.ok(run.HELP.includes(option), '--help has ' + option);
+    for (const option of ['--quick', '--rounds', '--only', '--node', '--paired', '--help']) t.ok(run.HELP.includes(option), '--help has ' + option);
 
     t.equal(cli.help.status, 0);
     t.equal(cli.help.stdout.trim(), run.HELP);

@@ -11,9 +11,11 @@
  * (profile.js) for the share of CPU that Node's timers take in it.  Prints the table, and
  * writes it with a chart to benchmark/results/apps.md and apps.svg after a full run of every
  * workload (a --quick run writes to benchmark/results/quick/, git-ignored: its figures are
- * indicative only).
- * It must never run two measured children at once, let one run without a watchdog, or write
- * the results of a partial run over those of a full one.
+ * indicative only).  With --paired, each round runs the two builds of a workload side by side
+ * instead (pair.js), for the workloads whose figures do not count on the other core being
+ * free: all but HTTP, whose load generator is a third process; such a run writes no results.
+ * It must never run two measured children at once but a --paired round's two, let one run
+ * without a watchdog, or write the results of a partial or paired run over those of a full one.
  */
 'use strict';
 
@@ -28,6 +30,7 @@ const { median } = require('../statistics');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(__dirname, 'child.js');
+const PAIR = path.join(__dirname, 'pair.js');
 const RESULTS_DIR = path.join(ROOT, 'benchmark', 'results');
 const QUICK_DIR = path.join(RESULTS_DIR, 'quick');          // git-ignored, as `npm run bench -- --quick` uses it
 
@@ -44,6 +47,10 @@ with the share of CPU that Node's timers take in the native run (from a --cpu-pr
                   writes no results
   --node PATH     run the workloads with this node binary (default: ${process.execPath})
   --qtimers PATH  preload this qtimers entry point instead of this repository's index.js
+  --paired        run native and qtimers side by side, two processes at once (which starts
+                  first alternates by round): a shared machine's load then moves both alike.
+                  Every workload but http (its load generator needs the other core);
+                  writes no results
   --help          this text
 
 A full run (about 6 minutes) replaces benchmark/results/apps.md and apps.svg.`;
@@ -52,7 +59,7 @@ class UsageError extends Error {}
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: undefined, only: null, node: process.execPath,
-    qtimers: path.join(ROOT, 'index.js'), help: false };
+    qtimers: path.join(ROOT, 'index.js'), paired: false, help: false };
   function value(i) {
     if (i >= argv.length || argv[i].startsWith('--')) throw new UsageError(argv[i - 1] + ': missing value');
     return argv[i];
@@ -78,6 +85,7 @@ function parseArgs(argv) {
       }
       case '--node': opts.node = value(++i); break;
       case '--qtimers': opts.qtimers = path.resolve(value(++i)); break;
+      case '--paired': opts.paired = true; break;
       case '--help': case '-h': opts.help = true; break;
       default: throw new UsageError(argv[i] + ': unknown option (see --help)');
     }
@@ -85,6 +93,11 @@ function parseArgs(argv) {
   if (opts.rounds === undefined) opts.rounds = opts.quick ? 1 : 3;
   opts.size = opts.quick ? 'quick' : 'full';
   opts.workloads = opts.only || ORDER.slice();
+  if (opts.paired) {
+    const alone = opts.workloads.filter((name) => load(name).sideBySide === false);
+    if (opts.only && alone.length) throw new UsageError('--paired: ' + alone.join(', ') + ' cannot run side by side (see --help)');
+    opts.workloads = opts.workloads.filter((name) => !alone.includes(name));
+  }
   return opts;
 }
 
@@ -132,6 +145,11 @@ function runChild(name, mode, size, options) {
   });
   if (child.error && child.error.code === 'ETIMEDOUT') return { error: 'killed by the watchdog after ' + watchdogMs(workload, size) + ' ms' };
   if (child.error) return { error: child.error.message };
+  return readResult(child);
+}
+
+/* a child's RESULT object from how it ended, or { error } */
+function readResult(child) {
   const line = (child.stdout || '').split('\n').filter((l) => l.startsWith('RESULT ')).pop();
   if (child.status !== 0 || !line) {
     const stderr = (child.stderr || '').trim().split('\n');
@@ -139,6 +157,27 @@ function runChild(name, mode, size, options) {
     return { error: (child.signal ? 'killed by ' + child.signal : 'exit code ' + child.status) + (message ? ': ' + message.trim() : '') };
   }
   return JSON.parse(line.slice('RESULT '.length));
+}
+
+/*
+ * runPair(name, modes, size, options) => the two children's RESULT objects (or { error }), in
+ * the order of `modes`, run side by side (pair.js), modes[0] started first
+ */
+function runPair(name, modes, size, options) {
+  const limit = watchdogMs(load(name), size);
+  const jobs = modes.map((mode) => ({ node: options.node, args: childArgs(name, mode, size, options),
+    cwd: options.cwd || ROOT, timeoutMs: limit }));
+  const pair = childProcess.spawnSync(process.execPath, [PAIR, JSON.stringify(jobs)], {
+    encoding: 'utf8', timeout: limit + 20000, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024,
+  });
+  let ended;
+  try {
+    ended = JSON.parse(pair.stdout);
+  } catch (err) {
+    const why = pair.error ? pair.error.message : 'exit code ' + pair.status + ' ' + (pair.stderr || '').trim().split('\n').pop();
+    return modes.map(() => ({ error: 'pair.js: ' + why }));
+  }
+  return ended.map((child) => child.timedOut ? { error: 'killed by the watchdog after ' + limit + ' ms' } : readResult(child));
 }
 
 /*
@@ -177,8 +216,10 @@ function runAll(opts, env, log) {
     for (const result of results) {
       const outcome = {};
       const switches = {};
-      for (const mode of modes) {
-        const child = runChild(result.name, mode, opts.size, opts);
+      const paired = opts.paired ? runPair(result.name, modes, opts.size, opts) : null;
+      for (let m = 0; m < modes.length; m++) {
+        const mode = modes[m];
+        const child = paired ? paired[m] : runChild(result.name, mode, opts.size, opts);
         if (child.error) result.errors.push(mode + ' round ' + round + ': ' + child.error);
         else {
           outcome[mode] = child.metrics;
@@ -239,7 +280,8 @@ function formatRatio(row) {
 
 function describeRun(env, opts) {
   return 'node ' + env.version + ' ' + env.arch + ', ' + env.cpu + ' (' + env.cores + ' cores), ' +
-    opts.rounds + ' round' + (opts.rounds > 1 ? 's' : '') + (opts.quick ? ', --quick' : '');
+    opts.rounds + ' round' + (opts.rounds > 1 ? 's' : '') + (opts.quick ? ', --quick' : '') +
+    (opts.paired ? ', side by side' : '');
 }
 
 const FOOTNOTES = [
@@ -323,7 +365,7 @@ function main(argv) {
 
   // only a full run of every workload replaces what the README shows
   let dir = null;
-  if (!opts.only) dir = opts.quick ? QUICK_DIR : RESULTS_DIR;
+  if (!opts.only && !opts.paired) dir = opts.quick ? QUICK_DIR : RESULTS_DIR;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
     const base = 'apps';
@@ -335,7 +377,7 @@ function main(argv) {
     log('wrote ' + path.relative(ROOT, path.join(dir, base + '.md')) + ' and .svg' +
       (opts.quick ? ' (--quick: indicative figures only)' : ''));
   } else {
-    log('--only: no results written');
+    log((opts.paired ? '--paired' : '--only') + ': no results written');
   }
   log('total ' + seconds.toFixed(1) + ' s');
 
@@ -347,6 +389,6 @@ function main(argv) {
   }
 }
 
-module.exports = { parseArgs, childArgs, runChild, profileShare, checkEnvironment, advantage, median, markdownTable, UsageError, HELP };
+module.exports = { parseArgs, childArgs, runChild, runPair, profileShare, checkEnvironment, advantage, median, markdownTable, UsageError, HELP };
 
 if (require.main === module) main(process.argv.slice(2));

@@ -29,6 +29,9 @@ module.exports = {
     { key: 'cpuPerRequest', label: 'server CPU per request', unit: 'µs', better: 'lower' },
     { key: 'p99Ms', label: 'p99 latency', unit: 'ms', better: 'lower' },
   ],
+  // not with bench:apps --paired: autocannon in this process and the server in its own already
+  // keep two cores busy, and requests/s and p99 are wall-clock figures
+  sideBySide: false,
   sizes: {
     full: { connections: 100, warmupMs: 2000, windowMs: 5000 },
     quick: { connections: 100, warmupMs: 1000, windowMs: 2000 },
