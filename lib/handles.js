@@ -186,6 +186,8 @@ class Immediate {
   constructor(callback, flags) {
     this._onImmediate = callback;
     this._flags = flags;
+    // the native Immediate that carries this one to its turn, while it does (immediates.js)
+    this._carrier = null;
   }
 
   // Node's own clearImmediate (a reference taken before install, or the timers module after a

@@ -1,5 +1,5 @@
 'use strict';
-// lib/handles.js: the Timeout and Immediate objects.  Their shape (an immediate is two fields),
+// lib/handles.js: the Timeout and Immediate objects.  Their shape (an immediate is three fields),
 // ref/unref/hasRef, close() and Symbol.dispose, and util.inspect (console.log): the kind, the
 // delay, whether it repeats, whether it keeps the process alive, where it is in its life and its
 // callback; never the internals.
@@ -178,7 +178,7 @@ module.exports = {
     });
   },
 
-  'an immediate without arguments is two fields, and stays so through clear and run': function(t) {
+  'an immediate without arguments is three fields, and stays so through clear and run': function(t) {
     // in a fresh process, preloaded as the README says: once any test here has used async
     // context every handle carries it, and on Node >= 24 so does a qtimers loaded by a program
     // that ran before it (lib/context.js)
@@ -198,12 +198,12 @@ module.exports = {
     `);
     t.strictEqual(res.status, 0, res.stderr);
     const out = res.json;
-    t.deepEqual(out.plain, ['_onImmediate', '_flags']);
-    t.deepEqual(out.withArg, ['_onImmediate', '_flags', '_argv', '_asyncContext']);
+    t.deepEqual(out.plain, ['_onImmediate', '_flags', '_carrier']);
+    t.deepEqual(out.withArg, ['_onImmediate', '_flags', '_carrier', '_argv', '_asyncContext']);
     t.strictEqual(out.answersArgv, true, 'answers the subclass fields from its prototype');
     t.strictEqual(out.sameClass, true, 'one class for clearImmediate');
-    t.deepEqual(out.cleared, ['_onImmediate', '_flags'], 'clearing adds no fields');
-    t.deepEqual(out.ran, ['_onImmediate', '_flags'], 'running adds no fields');
+    t.deepEqual(out.cleared, ['_onImmediate', '_flags', '_carrier'], 'clearing adds no fields');
+    t.deepEqual(out.ran, ['_onImmediate', '_flags', '_carrier'], 'running adds no fields');
     t.strictEqual(out.arg, 7, 'the argument arrives');
     t.strictEqual(out.argvAfterRun, true, 'a run immediate lets its arguments go');
     t.done();

@@ -11,6 +11,7 @@ const child = require('./helpers/child');
 
 const DEFAULT_TURN_MS = 0.05;
 const BATCHES = path.join(__dirname, 'fixtures', 'immediates', 'batches.js');
+const ONE_PER_TURN = path.join(__dirname, 'fixtures', 'immediates', 'one-per-turn.js');
 
 const nativeSetImmediate = require('timers').setImmediate;
 
@@ -25,6 +26,34 @@ function expectNodesRule(t) {
   qt.setImmediate(() => log.push('b'));
   qt.setTimeout(() => { t.deepEqual(log, ['a', 'b', 'native', 'a-child']); t.done(); }, 10);
 }
+
+// A program that queues, from callbacks longer than a young turn (so what they queue waits for
+// the next turn, natively and with qtimers alike), one immediate of the global setImmediate and
+// one of the setImmediate it found before qtimers was required (Node's, as a module loaded
+// first would keep it), in both orders, from the callback itself and from a promise job after
+// it; it prints the order they ran in.  Run natively, both are Node's.
+const INTERLEAVED_PROGRAM = `
+const nodeSetImmediate = setImmediate;
+if (process.env.WITH_QTIMERS) require(ROOT);
+const { performance } = require('perf_hooks');
+const order = [];
+function spin() { const end = performance.now() + 0.3; while (performance.now() < end); }
+let n = 0;
+function step(tag) {
+  order.push(tag);
+  spin();
+  const k = ++n;
+  if (k > 60) return;
+  const ours = () => setImmediate(step, 'global ' + k);
+  const nodes = () => nodeSetImmediate(() => order.push('node ' + k));
+  if (k % 4 === 0) { ours(); nodes(); }
+  else if (k % 4 === 1) { nodes(); ours(); }
+  else if (k % 4 === 2) Promise.resolve().then(() => { ours(); nodes(); });
+  else Promise.resolve().then(() => { nodes(); ours(); });
+}
+setImmediate(step, 'global 0');
+setTimeout(() => console.log(JSON.stringify(order)), 500);
+`;
 
 module.exports = {
   'setImmediate': {
@@ -79,6 +108,36 @@ module.exports = {
     },
   },
 
+  'an immediate queued when the turn cannot run it any more takes its place among Node\'s as natively': function(t) {
+    const native = child.runJson(INTERLEAVED_PROGRAM, { qtimers: false, timeout: 30000 });
+    const ours = child.runJson(INTERLEAVED_PROGRAM, { qtimers: false, env: { WITH_QTIMERS: '1' }, timeout: 30000 });
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.equal(native.json.length, 121, 'every callback ran natively');
+    t.deepEqual(ours.json, native.json);
+    t.done();
+  },
+
+  // V8 (Node 18, 20 and 26) wakes a helper thread for a young-generation collection when two
+  // or more old pages point into the young generation; Node's immediate list is one, and
+  // qtimers' queue holding the next batch's immediate made a second: 1460-1650 voluntary
+  // context switches against native's 80-145 (Node 20).  Medians of three runs each.
+  'a program that queues one immediate per turn wakes V8\'s collector threads no more than natively': function(t) {
+    const runs = { native: [], qtimers: [] };
+    for (let i = 0; i < 3; i++) {
+      for (const mode of ['native', 'qtimers']) {
+        const res = child.runFile(ONE_PER_TURN, { qtimers: mode === 'qtimers', timeout: 60000 });
+        t.equal(res.status, 0, res.stderr);
+        runs[mode].push(JSON.parse(res.stdout.trim().split('\n').pop()).voluntary);
+      }
+    }
+    const median = (list) => list.slice().sort((a, b) => a - b)[1];
+    const native = median(runs.native);
+    const ours = median(runs.qtimers);
+    t.ok(ours <= 3 * native + 300, `voluntary context switches: qtimers ${runs.qtimers}, native ${runs.native}`);
+    t.done();
+  },
+
   'clearing immediates older-first in a synchronous loop holds no queue space': function(t) {
     const before = stats().immediates;
     for (let k = 0; k < 5000; k++) {
@@ -92,8 +151,11 @@ module.exports = {
   },
 
   'maxTickDepth': {
-    // A native immediate queued right after the first callback tells which turn a callback
-    // queued by that first callback ran in: before the native one = the same turn.
+    // A native immediate queued by the first callback tells which turn a callback queued by
+    // that first callback ran in: before the native one = the same turn.  The time-bound tests
+    // queue it before anything else: the next turn's first immediate is queued when the turn
+    // can no longer run it (at the call, as Node queues it), so it would run before a native
+    // one queued after it, as natively.
     // The count tests turn the time bound off (a loaded machine could end a turn early).
     setUp: function(done) { qt.setImmediate.maxTurnMs = Infinity; done(); },
     tearDown: function(done) { qt.setImmediate.maxTickDepth = -1000; qt.setImmediate.maxTurnMs = DEFAULT_TURN_MS; done(); },
@@ -117,7 +179,7 @@ module.exports = {
           log.push('c');
           if (++depth < 20) qt.setImmediate(chain);
         }
-        qt.setImmediate(() => { chain(); nativeSetImmediate(() => log.push('native')); });
+        qt.setImmediate(() => { nativeSetImmediate(() => log.push('native')); chain(); });
         qt.setTimeout(() => done(log.indexOf('native')), 100);
       };
       // short callbacks: several run in the first turn (three tries: a 1 ms stall of a loaded
@@ -145,8 +207,39 @@ module.exports = {
         log.push('c');
         if (++depth < 4) qt.setImmediate(chain);
       }
-      qt.setImmediate(() => { chain(); nativeSetImmediate(() => log.push('native')); });
+      qt.setImmediate(() => { nativeSetImmediate(() => log.push('native')); chain(); });
       qt.setTimeout(() => { t.deepEqual(log, ['c', 'native', 'c', 'c', 'c']); t.done(); }, 50);
+    },
+
+    'after a run of long callbacks, a chain of short ones runs several per turn again': function(t) {
+      qt.setImmediate.maxTurnMs = DEFAULT_TURN_MS;
+      const spin = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+      // 0.3 ms callbacks: every turn runs out of time on one, so what they queue is carried
+      let tries = 0;
+      const attempt = () => {
+        const log = [];
+        let slow = 0;
+        let quick = 0;
+        function long() {
+          spin(0.3);
+          if (++slow < 5) qt.setImmediate(long);
+          else qt.setImmediate(short);
+        }
+        function short() {
+          log.push('s');
+          if (++quick < 20) qt.setImmediate(short);
+          if (quick === 1) nativeSetImmediate(() => log.push('native'));
+        }
+        qt.setImmediate(long);
+        qt.setTimeout(() => {
+          const n = log.indexOf('native');
+          // a 1 ms stall of a loaded machine at the wrong moment could end one turn early
+          if (n <= 1 && ++tries < 3) return attempt();
+          t.ok(n > 1, `${n} of a chain of quick immediates ran in its first turn after the long ones`);
+          t.done();
+        }, 100);
+      };
+      attempt();
     },
 
     // V8 posts a scavenge task when the young generation is 80% full, and Node runs it between
