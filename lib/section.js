@@ -24,6 +24,8 @@ const handlers = [];        // registered at load, run at each end
 let endWanted = false;      // needsEnd() was called since the last end
 let microtaskQueued = false;
 let inDrain = false;        // inside a qtimers drain: the drain ends the section
+// drains started so far, wrapping as an int32 (a small integer to V8 however long it runs)
+let drainsStarted = 0;
 
 /* run `handler` at the end of every section in which needsEnd() was called (at load only) */
 function atEnd(handler) {
@@ -55,6 +57,7 @@ function end() {
  */
 function drainStarted() {
   inDrain = true;
+  drainsStarted = (drainsStarted + 1) | 0;
   if (endWanted) end();
 }
 
@@ -64,4 +67,9 @@ function drainEnded() {
   if (endWanted) end();
 }
 
-module.exports = { atEnd, needsEnd, drainStarted, drainEnded };
+/* a number that changes whenever a qtimers drain starts */
+function drainSerial() {
+  return drainsStarted;
+}
+
+module.exports = { atEnd, needsEnd, drainStarted, drainEnded, drainSerial };

@@ -65,6 +65,7 @@ let runningTimeout = null;
 let runningCounted = false;
 let resumeQueued = false;         // a nextTick is queued to resume a drain a callback threw out of
 let resumeNow = 0;                // the reading that drain decided what was due by
+let resumeSerial = 0;             // section.drainSerial() when it was queued
 // stats.js's hook for a timer made (or revived by refresh()), while it tracks origins
 let onAdd = null;
 
@@ -448,6 +449,7 @@ function drainTimeouts(now) {
       // nextTick queued now, ahead of the handler's; it decides by the same reading.
       resumeQueued = true;
       resumeNow = now;
+      resumeSerial = section.drainSerial();
       // queued from the top level: not in the domain the throw left active for Node's handler
       if (contextState.mode !== NONE) context.callAtRoot(nextTick, resumeTimeouts);
       else nextTick(resumeTimeouts);
@@ -459,6 +461,15 @@ function drainTimeouts(now) {
 
 function resumeTimeouts() {
   resumeQueued = false;
+  // Usually this runs right after the throw.  But a callback of a drain resumed so can throw
+  // too, out of Node's tick queue: the ticks still queued then wait for the next callback that
+  // returns to Node, and if that is another qtimers drain (an immediate's), this one would start
+  // timers between that drain's callback and its own ticks.  Then the driver takes them instead,
+  // at the next timers phase: late by a loop turn, never early.
+  if (section.drainSerial() !== resumeSerial) {
+    wantFirst();
+    return;
+  }
   drainTimeouts(resumeNow);
 }
 
