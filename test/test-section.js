@@ -77,4 +77,28 @@ module.exports = {
     t.equal(during, 0, 'no microtask queued by the requests made inside drains');
     t.done();
   },
+
+  'drainSerial() changes when a drain starts, and only then': function(t) {
+    const res = runJson(`
+      const section = require(ROOT + '/lib/section');
+      const qt = require(ROOT + '/lib/standalone');
+      const before = section.drainSerial();
+      section.needsEnd();
+      Promise.resolve().then(() => {
+        const afterSection = section.drainSerial();
+        let inDrain = null;
+        qt.setImmediate(() => { inDrain = section.drainSerial(); });
+        qt.setTimeout(() => {
+          const inTimeout = section.drainSerial();
+          console.log(JSON.stringify({ before, afterSection, inDrain, inTimeout }));
+        }, 1);
+      });
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    const out = res.json;
+    t.equal(out.afterSection, out.before, 'a section end is not a drain');
+    t.notEqual(out.inDrain, out.before, 'an immediates drain');
+    t.notEqual(out.inTimeout, out.inDrain, 'a timeouts drain');
+    t.done();
+  },
 };
