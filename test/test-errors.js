@@ -142,9 +142,12 @@ module.exports = {
     // handled uncaught exception only eventually (it queues an immediate to make sure): the
     // resume comes right after the handler, as in Node, or after the immediate that handler
     // queued, and on Node >= 26 (which runs a turn's immediates before the rest of the nextTick
-    // queue when a nextTick callback throws) the second throw's too.  The README lists it.
+    // queue when a nextTick callback throws) the second throw's too.  A resume that runs only
+    // once a turn of immediates has begun leaves the rest to the next timers phase, after that
+    // turn: it must not start timers between an immediate and the immediate's own nextTicks
+    // (lib/timeouts.js, resumeTimeouts).  The README lists it.
     const afterFirst = ['A', 'handler A', 'immediate after A', 'B', 'C'];
-    const secondLate = ['A', 'handler A', 'B', 'handler B', 'immediate after A', 'C', 'immediate after B'];
+    const secondLate = ['A', 'handler A', 'B', 'handler B', 'immediate after A', 'immediate after B', 'C'];
     const firstLate = ['A', 'handler A', 'immediate after A', 'B', 'handler B', 'C', 'immediate after B'];
     expect(program(false), true, [one, afterFirst], 'one throw, qtimers');
     expect(program(true), true, [two, secondLate, firstLate], 'two throws, qtimers');
