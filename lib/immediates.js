@@ -36,9 +36,10 @@
  * pending, at the cost of one clock read at the call; turns of short callbacks, the young
  * turn's reason, read the clock no more often than before.  A carried immediate queued during
  * a turn waits for the next, in its place among Node's own, as natively.
- * Numbers (Node 20): one immediate per 2000 chained microtasks, 3000 times: 112-167 context
- * switches natively, 1700-1965 with the queue, 163-231 carried; async.js quick runs 0.94-1.08x
- * native's items per CPU-second with the queue, 1.00-1.06x carried.
+ * Numbers (Node 20): one immediate per 2000 chained microtasks, 3000 times: 80-145 voluntary
+ * context switches natively, 1460-1650 with the queue, 135-206 carried; async.js's pipelines
+ * (bench:apps, quick) switch 1.0-2.0 thousand times a second carried, as natively, against
+ * 3.6-4.5 thousand with the queue.
  * It must never call user code except in runImmediates, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
