@@ -12,7 +12,9 @@
  * in registration order, when the section ends: at a microtask, which runs before the event
  * loop can next look at its timers or decide whether the process stays alive, or, for the
  * callbacks of a qtimers drain, when the drain ends (the drain itself returns to the loop).
- * One section queues at most one microtask, however many modules asked.
+ * One section queues at most one microtask, however many modules asked.  Also owns a count of
+ * the drains started (drainSerial()), by which a nextTick queued in one section can tell
+ * whether a drain has begun since.
  * It must never call user code, never queue a second microtask while one is pending, and never
  * require another qtimers module but natives.js (every other module may require it).
  */

@@ -12,7 +12,8 @@
  * one clock reading, in expiry order, draining the nextTick and microtask queues between two
  * callbacks; a callback that throws leaves the drain with the exception still propagating (to
  * 'uncaughtException', or the process's end, as a native one), and a nextTick resumes the rest
- * by the same reading, as Node resumes at once.  refresh() of a timer in a ring is stamped at the
+ * by the same reading, as Node resumes at once (the driver does, if another drain began before
+ * that nextTick ran: resumeTimeouts).  refresh() of a timer in a ring is stamped at the
  * call and moved later, with the other moves of its batch, before anything can see the
  * difference ("refresh() in batches" below).
  * Also owns what is counted of them for stats.js: callbacks run and thrown, driver wakeups, and
