@@ -181,7 +181,7 @@ function addImmediate(imm) {
 
 /* the first pending immediate rides a native driver of its own (see the header) */
 function carry(imm) {
-  imm._carrier = contextState.mode !== NONE ? context.makeDriver(queueCarrier, imm) : nativeSetImmediate(runImmediates, imm);
+  imm._carrier = contextState.mode !== NONE ? context.makeDriver(queueCarrier, imm) : queueCarrier(imm);
   carrierQueued = true;
   carriedCallback = imm._onImmediate;
   driverRefed = true;               // imm is referenced
@@ -403,10 +403,7 @@ function resetCounts() {
  * not kept here is visited as what it is while not kept: referenced, with its callback.
  */
 function forEachPending(visit) {
-  if (carrierQueued) {
-    if (carried === null) visit({ _flags: REFED, _onImmediate: carriedCallback });
-    else if (!(carried._flags & DESTROYED)) visit(carried);
-  }
+  if (carriedPending()) visit(carried !== null ? carried : { _flags: REFED, _onImmediate: carriedCallback });
   const mask = ImmediateQueue.SEGMENT_SIZE - 1;
   for (let seg = queue.head; seg !== null; seg = seg.next) {
     for (let k = 0; k < seg.count; k++) {
@@ -414,6 +411,11 @@ function forEachPending(visit) {
       if (!(imm._flags & DESTROYED)) visit(imm);
     }
   }
+}
+
+/* a carrier is queued and its immediate was not cleared (one not kept here never was) */
+function carriedPending() {
+  return carrierQueued && (carried === null || !(carried._flags & DESTROYED));
 }
 
 /* stats.js's hook for every immediate made from now on (null: none) */
@@ -425,7 +427,7 @@ function onImmediateAdded(hook) {
 function snapshot() {
   return {
     // cancelled entries not yet shifted included, a cancelled carried one not
-    queued: queue.length + (carrierQueued && (carried === null || !(carried._flags & DESTROYED)) ? 1 : 0),
+    queued: queue.length + (carriedPending() ? 1 : 0),
     refed: refedCount,
     refedRunning: runningRefed,       // counted in `refed`, but running (Node no longer counts it)
     driverQueued: driver !== null || carrierQueued,
