@@ -98,7 +98,7 @@ module.exports = {
     t.done();
   },
 
-  'side by side (--paired), both builds run at once and report positive figures; a hung child is killed': function(t) {
+  'side by side, both builds run at once and report positive figures; a hung child is killed': function(t) {
     const options = { node: process.execPath, qtimers: PRELOAD };
     // the quick size: windows of 1.5 s, which a loaded machine's slow start cannot pull apart
     const [first, second] = run.runPair('async', ['qtimers', 'native'], 'quick', options);
@@ -182,10 +182,28 @@ module.exports = {
     t.done();
   },
 
+  'the async.js and job queue rows make several shorter pairs of runs a round, the others one, and the table says so': function(t) {
+    for (const name of ORDER) {
+      for (const size of ['full', 'quick']) {
+        const pairs = load(name).sizes[size].pairsPerRound || 1;
+        const lottery = name.startsWith('async') || name === 'job-queue';
+        t.ok(Number.isInteger(pairs) && (pairs > 1) === lottery, name + ' ' + size + ': ' + pairs + ' a round');
+      }
+    }
+    const row = (name) => ({ name, title: load(name).title, describe: load(name).describe, share: 0.01,
+      rows: [{ label: 'x', unit: 'u', better: 'higher', native: 1, qtimers: 1, ratio: 1, ratioMin: 1, ratioMax: 1 }] });
+    const env = { version: 'v0', arch: 'x64', cpu: 'cpu', cores: 2 };
+    const table = run.markdownTable([row('heartbeats'), row('async')], env, { size: 'full', rounds: 5 }, 1);
+    const pairs = load('async').sizes.full.pairsPerRound;
+    t.ok(table.includes(load('async').title + ' (' + pairs + ' pairs a round, ' + pairs * 5 + ' in all)'), table);
+    t.ok(!/Pairs of shorter runs/.test(run.markdownTable([row('heartbeats')], env, { size: 'full', rounds: 5 }, 1)), 'no note without such a row');
+    t.done();
+  },
+
   'options parse as --help says, and bad ones are usage errors': function(t) {
     const defaults = run.parseArgs([]);
     t.equal(defaults.quick, false);
-    t.equal(defaults.rounds, 3);
+    t.equal(defaults.rounds, 5);
     t.equal(defaults.size, 'full');
     t.deepEqual(defaults.workloads, ORDER);
     const quick = run.parseArgs(['--quick']);
@@ -195,16 +213,18 @@ module.exports = {
     t.deepEqual(some.workloads, ['http', 'ttl-cache'], 'in table order');
     t.equal(some.rounds, 5);
     t.equal(some.node, '/usr/bin/node');
-    const paired = run.parseArgs(['--paired']);
-    t.equal(paired.paired, true);
-    t.deepEqual(paired.workloads, ORDER.filter((name) => name !== 'http'), 'every workload but http');
-    t.deepEqual(run.parseArgs(['--paired', '--only', 'async,heartbeats']).workloads, ['heartbeats', 'async']);
+    // side by side by default, every workload but http, whose load generator needs the other core
+    for (const name of ORDER) t.equal(run.sideBySide(name, defaults), name !== 'http', name + ' side by side');
+    const alone = run.parseArgs(['--alone']);
+    t.equal(alone.alone, true);
+    t.deepEqual(alone.workloads, ORDER);
+    for (const name of ORDER) t.equal(run.sideBySide(name, alone), false, name + ' alone with --alone');
     for (const bad of [['--rounds', '0'], ['--rounds', '1.5'], ['--rounds'], ['--only', 'nope'], ['--only', ''],
-      ['--node'], ['--bogus'], ['--paired', '--only', 'http,async']]) {
+      ['--node'], ['--bogus'], ['--paired']]) {
       t.throws(() => run.parseArgs(bad), run.UsageError, JSON.stringify(bad));
     }
     for (const name of ORDER) t.ok(run.HELP.includes(name), '--help names ' + name);
-    for (const option of ['--quick', '--rounds', '--only', '--node', '--paired', '--help']) t.ok(run.HELP.includes(option), '--help has ' + option);
+    for (const option of ['--quick', '--rounds', '--only', '--node', '--alone', '--help']) t.ok(run.HELP.includes(option), '--help has ' + option);
 
     t.equal(cli.help.status, 0);
     t.equal(cli.help.stdout.trim(), run.HELP);

@@ -7,7 +7,7 @@
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { ROOT } = require('./helpers/child');
-const { runChild, childArgs } = require('../benchmark/apps/run');
+const { runChild, runSideBySide, childArgs } = require('../benchmark/apps/run');
 const { PLAN, childOptions, table } = require('../benchmark/apps/bounds');
 const { load } = require('../benchmark/apps/child');
 
@@ -50,6 +50,20 @@ module.exports = {
     // arrivals' interval), no idle timeout
     const ran = Number((/TIMEOUTS_RAN (\d+)/.exec(res.stderr) || [])[1]);
     t.ok(ran >= result.pings, 'qtimers ran ' + ran + ' timeout callbacks for ' + result.pings + ' pings');
+    t.done();
+  },
+
+  'a variant runs side by side with a native run, each with its own preloads': function(t) {
+    const opts = { node: process.execPath, qtimers: QTIMERS };
+    const stamp = childOptions(PLAN[0].variants.find((v) => v.preloads.length === 2), opts);
+    const native = childOptions({ label: 'native', preloads: [] }, opts);
+    t.equal(native.mode, 'native');
+    const [first, second] = runSideBySide('heartbeats', [native, stamp], 'smoke');
+    t.ok(!first.error && !second.error, JSON.stringify([first.error, second.error]));
+    t.ok(first.closed > 0, 'native: idle timeouts fired, as natively: ' + first.closed);
+    t.equal(second.closed, 0, 'the variant: its idle timeouts are stand-ins');
+    // (that the two run at once, their windows overlapping, test-bench-apps checks at a size
+    // long enough for it; these smoke windows are shorter than a start-up)
     t.done();
   },
 

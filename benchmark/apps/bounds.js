@@ -6,9 +6,10 @@
  * Each workload runs natively, with qtimers, and with stand-ins for its timers that do less than
  * any working timer can (bounds/: timers that cost nothing, and, for heartbeats, idle timeouts
  * that only read the clock and stamp themselves, the least an exact refresh() does, alone and
- * beside qtimers' own pings), in fresh processes, the order rotating by round, as bench:apps
- * runs them.  It prints each variant's median figure and its advantage over native (median of
- * per-round ratios, range), and, after a full run, writes the table to
+ * beside qtimers' own pings), in fresh processes, each variant side by side with a native run
+ * once a round (two processes at once, as bench:apps runs its workloads, which starts first
+ * alternating).  It prints each variant's median figure and its advantage over the native run
+ * beside it (median of per-round ratios, range), and, after a full run, writes the table to
  * benchmark/results/bounds.md.  If a stand-in that does nothing
  * wins less than a target over native, no library can reach that target.
  * It must never present a stand-in as an implementation: they drop work (bounds/ says which).
@@ -17,7 +18,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { runChild, advantage, checkEnvironment, UsageError } = require('./run');
+const { runSideBySide, advantage, checkEnvironment, UsageError } = require('./run');
 const { load } = require('./child');
 const { formatValue } = require('./chart');
 const { median } = require('../statistics');
@@ -46,8 +47,9 @@ const PLAN = [
 const HELP = `usage: npm run bench:bounds -- [options]     (or: node benchmark/apps/bounds.js [options])
 
 Runs the heartbeats and TTL cache workloads natively, with qtimers, and with stand-ins for their
-timers that do less than any timers library can (benchmark/apps/bounds/), alternating, and prints
-each variant's median figure and advantage over native: the most any library could win there.
+timers that do less than any timers library can (benchmark/apps/bounds/), each beside a native
+run (two processes at once), and prints each variant's median figure and advantage over native:
+the most any library could win there.
 
   --quick         one round of the quick sizes (indicative only; writes nothing)
   --rounds N      rounds (default 3, 1 with --quick)
@@ -72,8 +74,8 @@ function parseArgs(argv) {
 }
 
 /*
- * how runChild runs a variant: natively, or with its preloads in order (the last one as
- * runChild's own preload, the others before it)
+ * how run.js's runSideBySide runs a variant: natively, or with its preloads in order (the last
+ * one as its qtimers preload, the others before it)
  */
 function childOptions(variant, opts) {
   const files = variant.preloads.map((p) => p === null ? opts.qtimers : path.join(BOUNDS_DIR, p));
@@ -90,19 +92,24 @@ function runPlan(opts, log) {
     const all = [{ label: 'native', preloads: [] }].concat(variants);
     const values = all.map(() => []);
     const ratios = variants.map(() => []);
+    const native = childOptions(all[0], opts);
     for (let round = 0; round < opts.rounds; round++) {
-      const figures = [];
-      for (let k = 0; k < all.length; k++) {
-        const i = (k + round) % all.length;       // each variant goes first in turn
-        const variant = all[i];
-        const { mode, options } = childOptions(variant, opts);
-        const result = runChild(name, mode, opts.size, options);
-        if (result.error) throw new Error(name + ', ' + variant.label + ': ' + result.error);
-        figures[i] = result.metrics[key];
-        values[i].push(figures[i]);
-        log(`  [${round + 1}/${opts.rounds}] ${name}: ${variant.label}: ${formatValue(figures[i])} ${metric.unit}`);
+      for (let v = 1; v < all.length; v++) {
+        // side by side with a native run, which starts first every other time
+        const variant = childOptions(all[v], opts);
+        const nativeFirst = (round + v) % 2 === 0;
+        const ended = runSideBySide(name, nativeFirst ? [native, variant] : [variant, native], opts.size);
+        const [nativeResult, variantResult] = nativeFirst ? ended : ended.slice().reverse();
+        for (const [result, label] of [[nativeResult, 'native'], [variantResult, all[v].label]]) {
+          if (result.error) throw new Error(name + ', ' + label + ': ' + result.error);
+        }
+        values[0].push(nativeResult.metrics[key]);
+        values[v].push(variantResult.metrics[key]);
+        ratios[v - 1].push(advantage(metric, nativeResult.metrics[key], variantResult.metrics[key]));
+        log(`  [${round + 1}/${opts.rounds}] ${name}: ${all[v].label}: ${formatValue(variantResult.metrics[key])} ` +
+          `${metric.unit}, native beside it ${formatValue(nativeResult.metrics[key])}: ` +
+          `x${ratios[v - 1][ratios[v - 1].length - 1].toFixed(2)}`);
       }
-      for (let v = 0; v < variants.length; v++) ratios[v].push(advantage(metric, figures[0], figures[v + 1]));
     }
     rows.push({ name, metric, all, values, ratios });
   }
@@ -119,8 +126,10 @@ function table(rows, header) {
         `${formatValue(median(values[i]))} | ${advantageText} |`);
     });
   }
-  lines.push('', 'Advantage: the median of the per-round ratios to native (native / variant for CPU per ' +
-    'message, variant / native for operations), range over rounds in parentheses.  The stand-ins ' +
+  lines.push('', 'Each variant ran side by side with a native run, two processes at once, once a round; the native ' +
+    'figure is the median of all those native runs.  Advantage: the median of the per-round ratios to the native run ' +
+    'beside it (native / variant for CPU per message, variant / native for operations), range over rounds in ' +
+    'parentheses.  The stand-ins ' +
     '(benchmark/apps/bounds/) do less than any working timer, so their advantage bounds what any ' +
     'timers library could win on these workloads.');
   return lines.join('\n') + '\n';

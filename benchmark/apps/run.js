@@ -4,18 +4,26 @@
  * connection heartbeats, a job queue, async.js pipelines, cooperative yielding and a TTL cache
  * (benchmark/apps/workloads/), each measured natively and with qtimers preloaded.
  *
- * Owns the runs and the report.  Every measurement is a fresh child process (child.js), one at
- * a time, native and qtimers alternating (which goes first alternates by round), for several
- * rounds; each figure is the median over rounds, and the qtimers advantage is the median of
- * the per-round ratios, with their range.  Once per workload a native run is profiled
- * (profile.js) for the share of CPU that Node's timers take in it.  Prints the table, and
- * writes it with a chart to benchmark/results/apps.md and apps.svg after a full run of every
- * workload (a --quick run writes to benchmark/results/quick/, git-ignored: its figures are
- * indicative only).  With --paired, each round runs the two builds of a workload side by side
- * instead (pair.js), for the workloads whose figures do not count on the other core being
- * free: all but HTTP, whose load generator is a third process; such a run writes no results.
- * It must never run two measured children at once but a --paired round's two, let one run
- * without a watchdog, or write the results of a partial or paired run over those of a full one.
+ * Owns the runs and the report.  Every measurement is a fresh child process (child.js).  In
+ * each round the two builds of a workload run side by side, two processes at once (pair.js;
+ * which starts first alternates by round), so that whatever the shared machine does in those
+ * seconds it does to both; HTTP, whose load generator is a third process and whose figures
+ * are wall-clock ones, runs one process at a time, native and qtimers alternating.  Why side
+ * by side: one process at a time, a workload's figure moved 15-35% between consecutive runs
+ * of the same build, in spells of tens of seconds (a round's median of five 2-second
+ * processes of each build still gave async.js 0.76-1.23x), which drowns a difference of a
+ * few percent; two builds measured through the same seconds share the spell, and the same
+ * build side by side with itself came out level (see the README).  Each figure is the median
+ * over rounds, and the qtimers advantage is the median of the per-round ratios, with their
+ * range.  A workload whose size asks for pairsPerRound makes that many pairs of shorter runs
+ * per round, and each pair counts as a round.  Once per workload a native run is profiled (profile.js) for the share of CPU that
+ * Node's timers take in it.  Prints the table, and writes it with a chart to
+ * benchmark/results/apps.md and apps.svg after a full run of every workload (a --quick run
+ * writes to benchmark/results/quick/, git-ignored: its figures are indicative only).  With
+ * --alone every workload runs one process at a time; such a run writes no results.
+ * It must never run more than two measured children at once, or two but a round's pair, let
+ * one run without a watchdog, or write the results of a partial or --alone run over those of a
+ * full one.
  */
 'use strict';
 
@@ -36,21 +44,20 @@ const QUICK_DIR = path.join(RESULTS_DIR, 'quick');          // git-ignored, as `
 
 const HELP = `usage: npm run bench:apps -- [options]     (or: node benchmark/apps/run.js [options])
 
-Runs application workloads natively and with qtimers preloaded, in fresh processes, alternating,
-and prints each figure's median and the qtimers advantage (median of per-round ratios, range),
+Runs application workloads natively and with qtimers preloaded, in fresh processes, the two
+side by side (http: one at a time, alternating), and prints each figure's median and the qtimers advantage (median of per-round ratios, range),
 with the share of CPU that Node's timers take in the native run (from a --cpu-prof profile).
 
   --quick         one round of shorter runs (under 2 minutes); writes to
                   benchmark/results/quick/ (git-ignored): indicative figures only
-  --rounds N      native+qtimers rounds (default 3, 1 with --quick)
+  --rounds N      native+qtimers rounds (default 5, 1 with --quick)
   --only NAMES    only these workloads, comma-separated (${ORDER.join(', ')});
                   writes no results
   --node PATH     run the workloads with this node binary (default: ${process.execPath})
   --qtimers PATH  preload this qtimers entry point instead of this repository's index.js
-  --paired        run native and qtimers side by side, two processes at once (which starts
-                  first alternates by round): a shared machine's load then moves both alike.
-                  Every workload but http (its load generator needs the other core);
-                  writes no results
+  --alone         run every workload one process at a time, native and qtimers
+                  alternating, rather than the two side by side (two processes at once,
+                  as every workload but http runs by default); writes no results
   --help          this text
 
 A full run (about 6 minutes) replaces benchmark/results/apps.md and apps.svg.`;
@@ -59,7 +66,7 @@ class UsageError extends Error {}
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: undefined, only: null, node: process.execPath,
-    qtimers: path.join(ROOT, 'index.js'), paired: false, help: false };
+    qtimers: path.join(ROOT, 'index.js'), alone: false, help: false };
   function value(i) {
     if (i >= argv.length || argv[i].startsWith('--')) throw new UsageError(argv[i - 1] + ': missing value');
     return argv[i];
@@ -85,20 +92,20 @@ function parseArgs(argv) {
       }
       case '--node': opts.node = value(++i); break;
       case '--qtimers': opts.qtimers = path.resolve(value(++i)); break;
-      case '--paired': opts.paired = true; break;
+      case '--alone': opts.alone = true; break;
       case '--help': case '-h': opts.help = true; break;
       default: throw new UsageError(argv[i] + ': unknown option (see --help)');
     }
   }
-  if (opts.rounds === undefined) opts.rounds = opts.quick ? 1 : 3;
+  if (opts.rounds === undefined) opts.rounds = opts.quick ? 1 : 5;
   opts.size = opts.quick ? 'quick' : 'full';
   opts.workloads = opts.only || ORDER.slice();
-  if (opts.paired) {
-    const alone = opts.workloads.filter((name) => load(name).sideBySide === false);
-    if (opts.only && alone.length) throw new UsageError('--paired: ' + alone.join(', ') + ' cannot run side by side (see --help)');
-    opts.workloads = opts.workloads.filter((name) => !alone.includes(name));
-  }
   return opts;
+}
+
+/* whether a workload's two builds run side by side in this run (else one at a time) */
+function sideBySide(name, opts) {
+  return !opts.alone && load(name).sideBySide !== false;
 }
 
 /* the node binary's version, and whether qtimers loads and installs under it */
@@ -164,8 +171,16 @@ function readResult(child) {
  * the order of `modes`, run side by side (pair.js), modes[0] started first
  */
 function runPair(name, modes, size, options) {
+  return runSideBySide(name, modes.map((mode) => ({ mode, options })), size);
+}
+
+/*
+ * runSideBySide(name, runs, size) => the RESULT objects (or { error }) of two children run at
+ * once, each run { mode, options } as runChild takes them, in order, the first started first
+ */
+function runSideBySide(name, runs, size) {
   const limit = watchdogMs(load(name), size);
-  const jobs = modes.map((mode) => ({ node: options.node, args: childArgs(name, mode, size, options),
+  const jobs = runs.map(({ mode, options }) => ({ node: options.node, args: childArgs(name, mode, size, options),
     cwd: options.cwd || ROOT, timeoutMs: limit }));
   const pair = childProcess.spawnSync(process.execPath, [PAIR, JSON.stringify(jobs)], {
     encoding: 'utf8', timeout: limit + 20000, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024,
@@ -175,7 +190,7 @@ function runPair(name, modes, size, options) {
     ended = JSON.parse(pair.stdout);
   } catch (err) {
     const why = pair.error ? pair.error.message : 'exit code ' + pair.status + ' ' + (pair.stderr || '').trim().split('\n').pop();
-    return modes.map(() => ({ error: 'pair.js: ' + why }));
+    return runs.map(() => ({ error: 'pair.js: ' + why }));
   }
   return ended.map((child) => child.timedOut ? { error: 'killed by the watchdog after ' + limit + ' ms' } : readResult(child));
 }
@@ -206,6 +221,47 @@ function advantage(metric, nativeValue, qtimersValue) {
   return metric.better === 'lower' ? nativeValue / qtimersValue : qtimersValue / nativeValue;
 }
 
+/* how many pairs of runs (native and qtimers) a workload makes per round at this size */
+function pairsPerRound(workload, size) {
+  return workload.sizes[size].pairsPerRound || 1;
+}
+
+/*
+ * One pair of runs of a workload, native and qtimers, in the order of `modes` (side by side or
+ * one after the other): each figure goes into the workload's values, their advantage into its
+ * ratios.  Returns the line to log.
+ */
+function measurePair(result, modes, label, opts) {
+  const outcome = {};
+  const switches = {};
+  const paired = sideBySide(result.name, opts) ? runPair(result.name, modes, opts.size, opts) : null;
+  for (let m = 0; m < modes.length; m++) {
+    const mode = modes[m];
+    const child = paired ? paired[m] : runChild(result.name, mode, opts.size, opts);
+    if (child.error) result.errors.push(mode + ' ' + label + ': ' + child.error);
+    else {
+      outcome[mode] = child.metrics;
+      switches[mode] = child.contextSwitches / child.wallSeconds;
+      result.values[mode].push(child.metrics);
+    }
+  }
+  const first = result.workload.metrics[0];
+  let line = '  ' + label + ' ' + result.name.padEnd(16) + first.label.padEnd(28);
+  for (const mode of ['native', 'qtimers']) {
+    line += ' ' + mode + ' ' + (outcome[mode] ? chart.formatValue(outcome[mode][first.key]) : '-').padEnd(8);
+  }
+  if (outcome.native && outcome.qtimers) {
+    for (const metric of result.workload.metrics) {
+      const ratio = advantage(metric, outcome.native[metric.key], outcome.qtimers[metric.key]);
+      (result.ratios[metric.key] = result.ratios[metric.key] || []).push(ratio);
+    }
+    line += ' x' + result.ratios[first.key][result.ratios[first.key].length - 1].toFixed(2);
+    // threads woken, the GC's helpers among them: what a CPU profile of the main thread misses
+    line += '   context switches/s native ' + chart.formatValue(switches.native) + ' qtimers ' + chart.formatValue(switches.qtimers);
+  }
+  return line;
+}
+
 function runAll(opts, env, log) {
   const results = opts.workloads.map((name) => {
     const workload = load(name);
@@ -214,34 +270,13 @@ function runAll(opts, env, log) {
   for (let round = 1; round <= opts.rounds; round++) {
     const modes = round % 2 ? ['native', 'qtimers'] : ['qtimers', 'native'];
     for (const result of results) {
-      const outcome = {};
-      const switches = {};
-      const paired = opts.paired ? runPair(result.name, modes, opts.size, opts) : null;
-      for (let m = 0; m < modes.length; m++) {
-        const mode = modes[m];
-        const child = paired ? paired[m] : runChild(result.name, mode, opts.size, opts);
-        if (child.error) result.errors.push(mode + ' round ' + round + ': ' + child.error);
-        else {
-          outcome[mode] = child.metrics;
-          switches[mode] = child.contextSwitches / child.wallSeconds;
-          result.values[mode].push(child.metrics);
-        }
+      const pairs = pairsPerRound(result.workload, opts.size);
+      for (let pair = 0; pair < pairs; pair++) {
+        // which build starts first alternates by pair too: n q, q n, n q, ...
+        const order = pair % 2 ? modes.slice().reverse() : modes;
+        const label = '[' + round + '/' + opts.rounds + (pairs > 1 ? ' ' + (pair + 1) + '/' + pairs : '') + ']';
+        log(measurePair(result, order, label, opts));
       }
-      const first = result.workload.metrics[0];
-      let line = '  [' + round + '/' + opts.rounds + '] ' + result.name.padEnd(16) + first.label.padEnd(28);
-      for (const mode of ['native', 'qtimers']) {
-        line += ' ' + mode + ' ' + (outcome[mode] ? chart.formatValue(outcome[mode][first.key]) : '-').padEnd(8);
-      }
-      if (outcome.native && outcome.qtimers) {
-        for (const metric of result.workload.metrics) {
-          const ratio = advantage(metric, outcome.native[metric.key], outcome.qtimers[metric.key]);
-          (result.ratios[metric.key] = result.ratios[metric.key] || []).push(ratio);
-        }
-        line += ' x' + result.ratios[first.key][result.ratios[first.key].length - 1].toFixed(2);
-        // threads woken, the GC's helpers among them: what a CPU profile of the main thread misses
-        line += '   context switches/s native ' + chart.formatValue(switches.native) + ' qtimers ' + chart.formatValue(switches.qtimers);
-      }
-      log(line);
     }
   }
   for (const result of results) {
@@ -281,12 +316,15 @@ function formatRatio(row) {
 function describeRun(env, opts) {
   return 'node ' + env.version + ' ' + env.arch + ', ' + env.cpu + ' (' + env.cores + ' cores), ' +
     opts.rounds + ' round' + (opts.rounds > 1 ? 's' : '') + (opts.quick ? ', --quick' : '') +
-    (opts.paired ? ', side by side' : '');
+    (opts.alone ? ', one process at a time' : ', side by side');
 }
 
 const FOOTNOTES = [
   'Each figure is the median over rounds; the advantage is the median of the per-round ratios qtimers / native ' +
-    '(native / qtimers where lower is better, marked \\*), range over rounds in parentheses: > 1 means qtimers is better.',
+    '(native / qtimers where lower is better, marked \\*), range over rounds in parentheses: > 1 means qtimers is better.  ' +
+    'In each round the two builds run side by side, two processes at once, each on a core, so that both meet the same ' +
+    'moments of a shared machine; HTTP runs one process at a time (its load generator takes the other core), native and ' +
+    'qtimers alternating.',
   'Rates "per CPU-second" are units of work per second of the process\'s CPU time (user + system) in the measured window: ' +
     'what the workload does per wall second on a core of its own, and less disturbed than a wall-clock rate by a busy ' +
     'neighbour on a shared machine.  HTTP requests/s and p99 are autocannon\'s (wall clock), from a load generator that ' +
@@ -323,6 +361,14 @@ function markdownTable(rows, env, opts, seconds) {
   for (const workload of rows) lines.push('- **' + workload.title + '**: ' + workload.describe + '.');
   lines.push('');
   for (const note of FOOTNOTES) lines.push(note, '');
+  const several = rows.filter((workload) => pairsPerRound(load(workload.name), opts.size) > 1);
+  if (several.length) {
+    const titles = several.map((workload) => workload.title + ' (' + pairsPerRound(load(workload.name), opts.size) +
+      ' pairs a round, ' + pairsPerRound(load(workload.name), opts.size) * opts.rounds + ' in all)');
+    lines.push('Pairs of shorter runs, each counted as a round above: ' + titles.join(', ') + '.  One process of such a ' +
+      'workload is a lottery of V8\'s optimizing compiler, whichever timers it has, so a median needs many ' +
+      '(the workload\'s file gives the figures).', '');
+  }
   return lines.join('\n');
 }
 
@@ -365,7 +411,7 @@ function main(argv) {
 
   // only a full run of every workload replaces what the README shows
   let dir = null;
-  if (!opts.only && !opts.paired) dir = opts.quick ? QUICK_DIR : RESULTS_DIR;
+  if (!opts.only && !opts.alone) dir = opts.quick ? QUICK_DIR : RESULTS_DIR;
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
     const base = 'apps';
@@ -377,7 +423,7 @@ function main(argv) {
     log('wrote ' + path.relative(ROOT, path.join(dir, base + '.md')) + ' and .svg' +
       (opts.quick ? ' (--quick: indicative figures only)' : ''));
   } else {
-    log((opts.paired ? '--paired' : '--only') + ': no results written');
+    log((opts.alone ? '--alone' : '--only') + ': no results written');
   }
   log('total ' + seconds.toFixed(1) + ' s');
 
@@ -389,6 +435,7 @@ function main(argv) {
   }
 }
 
-module.exports = { parseArgs, childArgs, runChild, runPair, profileShare, checkEnvironment, advantage, median, markdownTable, UsageError, HELP };
+module.exports = { parseArgs, sideBySide, childArgs, runChild, runPair, runSideBySide, profileShare, checkEnvironment, advantage, median,
+  markdownTable, UsageError, HELP };
 
 if (require.main === module) main(process.argv.slice(2));
