@@ -67,10 +67,40 @@ module.exports = {
     t.done();
   },
 
-  'the TTL cache\'s stand-in runs the cache, its 1 ms timer still Node\'s': function(t) {
-    const result = withStandIn('ttl-cache', 'ttl-free.js');
-    t.ok(!result.error, String(result.error));
-    t.ok(result.metrics.opsPerCpuSecond > 0 && result.entries > 0, JSON.stringify(result));
+  'the TTL cache\'s stand-ins run the cache, its 1 ms timer still Node\'s': function(t) {
+    for (const file of ['ttl-free.js', 'ttl-fire.js']) {
+      const result = withStandIn('ttl-cache', file);
+      t.ok(!result.error, file + ': ' + result.error);
+      t.ok(result.metrics.opsPerCpuSecond > 0 && result.entries > 0, file + ': ' + JSON.stringify(result));
+    }
+    t.done();
+  },
+
+  'ttl-fire\'s timers run their callbacks once due, never early, in the order armed, and keep no process alive': function(t) {
+    // armed at three moments; each records how long after it was armed it ran (by hrtime)
+    const program = `
+      const ran = [];
+      const arm = (name, ms) => { const at = process.hrtime.bigint();
+        const handle = setTimeout(() => ran.push([name, ms, Number(process.hrtime.bigint() - at) / 1e6]), ms);
+        if (handle.unref() !== handle) throw new Error('unref() returns the handle'); };
+      arm('a', 30); arm('b', 30);
+      const near = setTimeout(() => {}, 1);      // under 2 ms: a native timer
+      if (typeof near.hasRef !== 'function' || !near.hasRef()) throw new Error('not a native timer');
+      const busyUntil = Date.now() + 12; while (Date.now() < busyUntil);
+      arm('c', 20);
+      const keep = setInterval(() => {}, 1000);   // keeps the process alive: the stand-in's timers do not
+      require('timers').setTimeout(() => { clearInterval(keep); console.log(JSON.stringify(ran)); }, 200);`;
+    const res = spawnSync(process.execPath, ['-r', path.join(BOUNDS, 'ttl-fire.js'), '-e', program],
+      { encoding: 'utf8', timeout: 20000 });
+    t.equal(res.status, 0, res.stderr);
+    const ran = JSON.parse(res.stdout);
+    t.deepEqual(ran.map((r) => r[0]), ['a', 'b', 'c'], 'all ran, in the order armed');
+    for (const [name, ms, after] of ran) t.ok(after >= ms - 1, name + ': ran ' + after.toFixed(2) + ' ms after being armed for ' + ms);
+    // the stand-in's own interval is unref'd: with nothing else pending the process ends
+    const idle = spawnSync(process.execPath, ['-r', path.join(BOUNDS, 'ttl-fire.js'), '-e', 'setTimeout(() => {}, 50)'],
+      { encoding: 'utf8', timeout: 20000 });
+    t.equal(idle.status, 0, 'exits on its own: ' + idle.stderr);
+    t.equal(idle.signal, null);
     t.done();
   },
 

@@ -6,7 +6,8 @@
  * Node's.  No timers library can make the entry timers cheaper, so operations per CPU-second
  * here, against native's, is the most any library could win on them (bounds.js measures it).
  * The work differs in one way that flatters the bound: stale entries are never purged by their
- * timer (lru-cache still drops them on a later get, and evicts beyond its max).
+ * timer (lru-cache still drops them on a later get, and evicts beyond its max), work that no
+ * timers library saves; ttl-fire.js runs the purges and is the tighter bound.
  * It must never be used for anything but that measurement.
  */
 'use strict';
