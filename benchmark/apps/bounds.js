@@ -58,7 +58,7 @@ the most any library could win there.
   --node PATH     run with this node binary (default: ${process.execPath})
   --help          this text
 
-A full run (about 5 minutes: 292 s measured at 3 rounds, Node 20 and 24) writes benchmark/results/bounds.md.`;
+A full run (about 4 minutes: 252 s measured at 3 rounds, Node 20 and 24) writes benchmark/results/bounds.md.`;
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: 0, node: process.execPath, qtimers: path.join(ROOT, 'index.js') };

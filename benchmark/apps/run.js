@@ -60,7 +60,7 @@ with the share of CPU that Node's timers take in the native run (from a --cpu-pr
                   as every workload but http runs by default); writes no results
   --help          this text
 
-A full run (about 6 minutes) replaces benchmark/results/apps.md and apps.svg.`;
+A full run (about 7 minutes) replaces benchmark/results/apps.md and apps.svg.`;
 
 class UsageError extends Error {}
 
@@ -328,7 +328,8 @@ const FOOTNOTES = [
   'Rates "per CPU-second" are units of work per second of the process\'s CPU time (user + system) in the measured window: ' +
     'what the workload does per wall second on a core of its own, and less disturbed than a wall-clock rate by a busy ' +
     'neighbour on a shared machine.  HTTP requests/s and p99 are autocannon\'s (wall clock), from a load generator that ' +
-    'shares the machine.',
+    'shares the machine; p99 comes in whole milliseconds, so where the two differ by one a round\'s ratio is a step ' +
+    'such as 6/7 or 7/6.',
   'Node\'s timers (% of native CPU): of the V8 CPU profile samples of one native run (`--cpu-prof`, V8 inlining off for ' +
     'that run so that an inlined callback is not billed to the loop that calls it; a sample every ' +
     profile.SAMPLING_INTERVAL_US + ' µs, since V8\'s default of one a millisecond falls in step with work woken by a 1 ms ' +
