@@ -200,6 +200,17 @@ module.exports = {
     t.done();
   },
 
+  'the HTTP load generator\'s p99 is the nearest-rank percentile of the response times, fractions kept': function(t) {
+    const { percentile } = require('../benchmark/apps/loadgen');
+    const times = [];
+    for (let i = 200; i >= 1; i--) times.push(i / 100);     // 0.01 .. 2.00 ms, unsorted
+    t.equal(percentile(times, 99), 1.98);
+    t.equal(percentile([7.25], 99), 7.25);
+    t.equal(percentile([3, 1, 2], 50), 2);
+    t.ok(Number.isNaN(percentile([], 99)), 'no responses: no figure');
+    t.done();
+  },
+
   'options parse as --help says, and bad ones are usage errors': function(t) {
     const defaults = run.parseArgs([]);
     t.equal(defaults.quick, false);

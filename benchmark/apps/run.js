@@ -328,8 +328,8 @@ const FOOTNOTES = [
   'Rates "per CPU-second" are units of work per second of the process\'s CPU time (user + system) in the measured window: ' +
     'what the workload does per wall second on a core of its own, and less disturbed than a wall-clock rate by a busy ' +
     'neighbour on a shared machine.  HTTP requests/s and p99 are autocannon\'s (wall clock), from a load generator that ' +
-    'shares the machine; p99 comes in whole milliseconds, so where the two differ by one a round\'s ratio is a step ' +
-    'such as 6/7 or 7/6.',
+    'shares the machine; p99 is that of the response times autocannon reports for each response, in fractions of a ' +
+    'millisecond.',
   'Node\'s timers (% of native CPU): of the V8 CPU profile samples of one native run (`--cpu-prof`, V8 inlining off for ' +
     'that run so that an inlined callback is not billed to the loop that calls it; a sample every ' +
     profile.SAMPLING_INTERVAL_US + ' µs, since V8\'s default of one a millisecond falls in step with work woken by a 1 ms ' +
