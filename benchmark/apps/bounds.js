@@ -7,9 +7,9 @@
  * any working timer can (bounds/: timers that cost nothing; for heartbeats, idle timeouts that
  * only read the clock and stamp themselves, the least an exact refresh() does, alone and
  * beside qtimers' own pings; for the TTL cache, entry timers that only keep their callback
- * until it is due and call it, the least a timer that fires does), in fresh processes, each variant side by side with a native run
- * once a round (two processes at once, as bench:apps runs its workloads, which starts first
- * alternating).  It prints each variant's median figure and its advantage over the native run
+ * until it is due and call it, the least a timer that fires does), in fresh processes, each
+ * variant side by side with a native run once a round (two processes at once, as bench:apps
+ * runs its workloads, which starts first alternating).  It prints each variant's median figure and its advantage over the native run
  * beside it (median of per-round ratios, range), and, after a full run, writes the table to
  * benchmark/results/bounds.md.  If a stand-in that does less than a working timer must wins
  * less than a target over native, no library can reach that target.

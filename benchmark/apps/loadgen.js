@@ -7,8 +7,8 @@
  * sends its figures before it exits: autocannon's request rate, and the p99 of the response
  * times autocannon reports for each response (fractional milliseconds, from hrtime), since its
  * own latency histogram keeps whole milliseconds, which made a round's p99 ratio a step of
- * 5/6, 6/7 or 7/8 whenever the two builds' p99 differed at all.  Load goes to 127.0.0.1 only, for a fixed
- * duration, so it stops by itself.
+ * 5/6, 6/7 or 7/8 whenever the two builds' p99 differed at all.  Load goes to 127.0.0.1 only,
+ * for a fixed duration, so it stops by itself.
  * It must never outlive its server: it exits when the IPC channel closes, and after its own
  * deadline whatever happens.
  *
@@ -19,7 +19,6 @@
 const autocannon = require('autocannon');
 
 const [port, connections, warmupMs, windowMs] = process.argv.slice(2).map(Number);
-
 
 function load(durationMs) {
   return autocannon({

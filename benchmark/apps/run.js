@@ -16,8 +16,9 @@
  * build side by side with itself came out level (see the README).  Each figure is the median
  * over rounds, and the qtimers advantage is the median of the per-round ratios, with their
  * range.  A workload whose size asks for pairsPerRound makes that many pairs of shorter runs
- * per round, and each pair counts as a round.  Once per workload a native run is profiled (profile.js) for the share of CPU that
- * Node's timers take in it.  Prints the table, and writes it with a chart to
+ * per round, and each pair counts as a round.  Once per workload a native run is profiled
+ * (profile.js) for the share of CPU that Node's timers take in it.  Prints the table, and
+ * writes it with a chart to
  * benchmark/results/apps.md and apps.svg after a full run of every workload (a --quick run
  * writes to benchmark/results/quick/, git-ignored: its figures are indicative only).  With
  * --alone every workload runs one process at a time; such a run writes no results.
@@ -45,8 +46,9 @@ const QUICK_DIR = path.join(RESULTS_DIR, 'quick');          // git-ignored, as `
 const HELP = `usage: npm run bench:apps -- [options]     (or: node benchmark/apps/run.js [options])
 
 Runs application workloads natively and with qtimers preloaded, in fresh processes, the two
-side by side (http: one at a time, alternating), and prints each figure's median and the qtimers advantage (median of per-round ratios, range),
-with the share of CPU that Node's timers take in the native run (from a --cpu-prof profile).
+side by side (http: one at a time, alternating), and prints each figure's median and the
+qtimers advantage (median of per-round ratios, range), with the share of CPU that Node's
+timers take in the native run (from a --cpu-prof profile).
 
   --quick         one round of shorter runs (under 2 minutes); writes to
                   benchmark/results/quick/ (git-ignored): indicative figures only
@@ -362,10 +364,11 @@ function markdownTable(rows, env, opts, seconds) {
   for (const workload of rows) lines.push('- **' + workload.title + '**: ' + workload.describe + '.');
   lines.push('');
   for (const note of FOOTNOTES) lines.push(note, '');
-  const several = rows.filter((workload) => pairsPerRound(load(workload.name), opts.size) > 1);
+  const pairsOf = (workload) => pairsPerRound(load(workload.name), opts.size);
+  const several = rows.filter((workload) => pairsOf(workload) > 1);
   if (several.length) {
-    const titles = several.map((workload) => workload.title + ' (' + pairsPerRound(load(workload.name), opts.size) +
-      ' pairs a round, ' + pairsPerRound(load(workload.name), opts.size) * opts.rounds + ' in all)');
+    const titles = several.map((workload) => workload.title + ' (' + pairsOf(workload) + ' pairs a round, ' +
+      pairsOf(workload) * opts.rounds + ' in all)');
     lines.push('Pairs of shorter runs, each counted as a round above: ' + titles.join(', ') + '.  One process of such a ' +
       'workload is a lottery of V8\'s optimizing compiler, whichever timers it has, so a median needs many ' +
       '(the workload\'s file gives the figures).', '');

@@ -39,9 +39,10 @@ function runDue() {
   // due strictly before now: a timer armed during ms t for d ms runs once t + d has passed
   while (ranThrough < now - 1) {
     ranThrough += 1;
-    const bucket = buckets[ranThrough % BUCKETS];
+    const slot = ranThrough % BUCKETS;
+    const bucket = buckets[slot];
     if (bucket.length === 0) continue;
-    buckets[ranThrough % BUCKETS] = [];
+    buckets[slot] = [];
     for (let i = 0; i < bucket.length; i++) bucket[i]();
   }
 }
