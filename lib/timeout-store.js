@@ -13,23 +13,30 @@
  *
  *   ring (once RING_AFTER refresh() calls have moved timers in a list of RING_MIN_TIMERS or
  *     more): a ring of slots, each pending timer knowing its slot number (which only grows,
- *     modulo 2^30, so the ring can grow or shrink without telling its timers), and one bit per
- *     slot saying whether the slot's timer is pending there:
+ *     modulo 2^30, so the ring can grow or shrink without telling its timers).  A slot holds its
+ *     timer's place while the timer's slot number still names it; once the timer has moved on
+ *     to a later slot, the old one is stale by that alone:
  *
  *        head                                   tail
  *         v                                      v
  *   ... | A | a | B | - | c | C | D | a | E |   |   | ...    slots (number & mask)
- *         1   0   1   0   0   1   1   0   1                 live bits
- *                     a, c: stale (their timers moved on), -: emptied by a clear
+ *                     a, c: stale (their timers' numbers name later slots), -: emptied by a clear
  *
- *     refresh() writes the timer's start, clears its old slot's bit and appends it again: it
- *     writes its own timer, a bit in a small array and the tail, where the linked list wrote
- *     into two other timers anywhere in the heap.  Clearing a timer also empties its slot, so
- *     no slot holds a cleared timer; a stale slot holds its (pending) timer until the head
- *     passes it, within the list's delay, or a compaction empties it.  A ring that fills up
- *     while at least three slots in four are spent is compacted in place (the live timers
- *     renumbered: after at least three appends per live timer since the last time), otherwise
- *     it doubles; it shrinks when mostly empty, and an emptied list goes back to being linked.
+ *     refresh() writes the timer's start and appends it again: it writes its own timer and the
+ *     tail, where the linked list wrote into two other timers anywhere in the heap.  Clearing a
+ *     timer also empties its slot; a stale slot holds its timer until the head passes it,
+ *     within the list's delay, or a compaction empties it, and the head tells a stale slot by
+ *     reading its timer.  That read is where a moved timer's cost went: heartbeats (bench:apps,
+ *     100k idle timeouts refreshed at random, Node 20, two builds side by side) cost 1.06x
+ *     less CPU per message (8 pairs, 7 of them ahead) than with a bit per slot cleared by each
+ *     move, which among 100k timers missed the CPU's caches at every move (perf: 72% of the
+ *     moves' samples on that one load); the head's reads come in a tight loop of independent
+ *     loads, which the CPU overlaps.  A ring that fills up while at least three slots in four
+ *     are spent is compacted in place (the live timers renumbered: after at least three
+ *     appends per live timer since the last time), otherwise it doubles; it shrinks when mostly
+ *     empty, and an emptied list goes back to being linked.  A compaction reads the timer of
+ *     every slot, so a ring that compacts over and over (100k 30 s timeouts refreshed at
+ *     random and never due) pays for it: npm run bench's refresh-100k row.
  *     Cost: a slot per pending timer and per stale slot, 8 bytes each, at most 8 per timer.
  *
  * The lists sit in a binary min-heap keyed by their head's expiry, ties going to the earlier
@@ -65,7 +72,7 @@ const RECOUNT_AFTER = 8;
 // Slot numbers count modulo 2^30, so they stay small integers (a field holding one never turns
 // into a boxed double); rings never exceed 2^29 slots, so (number & mask) stays exact.
 const SLOT_NUMBERS = 0x3fffffff;
-// The smallest ring: a whole word of live bits.
+// The smallest ring.
 const MIN_SLOTS = 32;
 // Compact rather than grow when at least 3 slots in 4 are empty or stale.
 const SPARE_TO_COMPACT = 4;
@@ -78,7 +85,6 @@ class TimeoutList {
     this._idlePrev = this;
     this._idleNext = this;
     this.slots = null;      // the ring, or null while linked
-    this.live = null;       // ring: one bit per slot, set while its timer is pending in it
     this.mask = 0;
     this.head = 0;          // ring: slot number of the first slot in use (live, stale or empty)
     this.tail = 0;          // ring: slot number the next timer gets
@@ -102,13 +108,13 @@ class TimeoutList {
       const head = this._idleNext;
       return head === this ? null : head;
     }
-    const live = this.live;
     const mask = this.mask;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
       const i = n & mask;
-      if (isLive(live, i)) {
+      const timer = slots[i];
+      if (timer !== null && timer._idleNext === n && timer._idlePrev === this) {
         this.head = n;
-        return slots[i];
+        return timer;
       }
       slots[i] = null;        // a stale slot lets its timer go as the head passes it
     }
@@ -124,8 +130,8 @@ class TimeoutList {
       return;
     }
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
-      const i = n & this.mask;
-      if (isLive(this.live, i)) visit(slots[i], this.msecs);
+      const timer = slots[n & this.mask];
+      if (this.holds(timer, n)) visit(timer, this.msecs);
     }
   }
 
@@ -144,30 +150,35 @@ class TimeoutList {
     const n = this.tail;
     const i = n & this.mask;
     this.slots[i] = timer;
-    markLive(this.live, i);
     timer._idlePrev = this;
     timer._idleNext = n;
     this.tail = (n + 1) & SLOT_NUMBERS;
     this.size += 1;
   }
 
-  /* a pending timer in slot `n` moves to the tail, leaving `n` stale */
-  pushAgain(timer, n) {
-    this.spend(n);
-    this.size -= 1;
-    this.push(timer);
+  /* whether slot number `n` holds its timer's place: a timer knows only its latest slot */
+  holds(timer, n) {
+    return timer !== null && timer._idleNext === n && timer._idlePrev === this;
   }
 
-  /* slot `n` no longer holds a pending timer (it moved to the tail): the slot goes stale */
-  spend(n) {
-    clearLive(this.live, n & this.mask);
+  /* a pending timer moves to the tail; the slot it leaves goes stale by itself (the timer's slot
+     number no longer names it), so the move writes nothing but the tail and the timer */
+  pushAgain(timer) {
+    if (((this.tail - this.head) & SLOT_NUMBERS) > this.mask) {
+      this.size -= 1;         // it leaves its slot before making room: compact() must not keep it
+      timer._idleNext = null;
+      this.makeRoom();
+      this.size += 1;
+    }
+    const n = this.tail;
+    this.slots[n & this.mask] = timer;
+    timer._idleNext = n;
+    this.tail = (n + 1) & SLOT_NUMBERS;
   }
 
   /* the pending timer in slot `n` leaves the ring (cleared or run): its slot is emptied */
   remove(n) {
-    const i = n & this.mask;
-    clearLive(this.live, i);
-    this.slots[i] = null;
+    this.slots[n & this.mask] = null;
     this.size -= 1;
   }
 
@@ -181,22 +192,18 @@ class TimeoutList {
   /* live slots move up to the head, renumbered in order, spent ones are emptied; may shrink */
   compact() {
     const slots = this.slots;
-    const live = this.live;
     const mask = this.mask;
     let to = this.head;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
       const i = n & mask;
-      if (!isLive(live, i)) {
+      const timer = slots[i];
+      if (!this.holds(timer, n)) {
         slots[i] = null;
         continue;
       }
       if (n !== to) {
-        const timer = slots[i];
-        const j = to & mask;
         slots[i] = null;
-        clearLive(live, i);
-        slots[j] = timer;
-        markLive(live, j);
+        slots[to & mask] = timer;
         timer._idleNext = to;
       }
       to = (to + 1) & SLOT_NUMBERS;
@@ -209,17 +216,12 @@ class TimeoutList {
   /* a new ring of `capacity` slots holding the same slots under the same numbers */
   resize(capacity) {
     const slots = newRing(capacity);
-    const live = new Int32Array(capacity >>> 5);
     const mask = capacity - 1;
+    // every slot in use, stale ones too: they stay stale under the same number
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
-      const i = n & this.mask;
-      if (!isLive(this.live, i)) continue;
-      const j = n & mask;
-      slots[j] = this.slots[i];
-      markLive(live, j);
+      slots[n & mask] = this.slots[n & this.mask];
     }
     this.slots = slots;
-    this.live = live;
     this.mask = mask;
   }
 
@@ -237,7 +239,6 @@ class TimeoutList {
     this._idlePrev = this;
     this._idleNext = this;
     this.slots = newRing(capacity);
-    this.live = new Int32Array(capacity >>> 5);
     this.mask = capacity - 1;
     this.head = 0;
     this.tail = 0;
@@ -255,26 +256,12 @@ class TimeoutList {
   /* emptied: linked again, its ring (and the stale slots in it) let go */
   toLinked() {
     this.slots = null;
-    this.live = null;
     this.mask = 0;
     this.head = 0;
     this.tail = 0;
     this.size = 0;
     this.restarts = 0;
   }
-}
-
-/* live bits: bit (i & 31) of word (i >>> 5) says whether ring index i holds a pending timer */
-function isLive(live, i) {
-  return (live[i >>> 5] & (1 << (i & 31))) !== 0;
-}
-
-function markLive(live, i) {
-  live[i >>> 5] |= 1 << (i & 31);
-}
-
-function clearLive(live, i) {
-  live[i >>> 5] &= ~(1 << (i & 31));
 }
 
 /* a ring of `capacity` empty slots (a packed array of nulls: never holey) */
@@ -379,7 +366,7 @@ class TimeoutStore {
     if (typeof slot === 'number') {
       // in a ring: appended again, unless it is the last already; its old slot goes stale
       if (list.msecs === msecs) {
-        if (((slot + 1) & SLOT_NUMBERS) !== list.tail) list.pushAgain(timer, slot);
+        if (((slot + 1) & SLOT_NUMBERS) !== list.tail) list.pushAgain(timer);
         return;
       }
     } else if (list === slot && list.msecs === msecs) {
@@ -396,7 +383,7 @@ class TimeoutStore {
     const list = timer._idlePrev;
     const slot = timer._idleNext;
     if (list.msecs !== msecs || typeof slot !== 'number') return false;
-    if (((slot + 1) & SLOT_NUMBERS) !== list.tail) list.pushAgain(timer, slot);
+    if (((slot + 1) & SLOT_NUMBERS) !== list.tail) list.pushAgain(timer);
     return true;
   }
 

@@ -212,6 +212,28 @@ module.exports = {
     t.done();
   },
 
+  'a slot its timer moved on from is stale, even where the timer holds that number in another ring': function(t) {
+    const store = ringStore(1, 0);
+    const x = timer(0); store.append(x, 10);
+    const a = timer(0); store.append(a, 10);
+    const b = timer(0); store.append(b, 10);
+    store.restart(b, 1, 10);                 // the list becomes a ring: x 0, a 1, b 2
+    const ring10 = store.lists[10];
+    store.restart(x, 2, 10);                 // x to slot 3; slot 0 still holds x, stale
+    t.strictEqual(ring10.slots[0], x, 'the stale slot still holds its timer');
+    store.restart(x, 3, 20);                 // x leaves for delay 20, a new ring: x 0 there
+    const ring20 = store.lists[20];
+    t.ok(Array.isArray(ring20.slots), 'delay 20 became a ring');
+    t.strictEqual(x._idlePrev, ring20);
+    t.strictEqual(x._idleNext, 0, 'x holds slot number 0 again, in the other ring');
+    t.strictEqual(ring10.first(), a, 'delay 10 does not take x for its head');
+    const seen = [];
+    ring10.forEach((tm) => seen.push(tm));
+    t.deepEqual(seen, [a, b], 'nor lists it');
+    t.deepEqual(drain(store), [a, b, x]);
+    t.done();
+  },
+
   'a ring grows, compacts its stale slots and shrinks, in order': function(t) {
     const store = ringStore(1, 0);
     const ts = queued(store, 1000, 0, 50);
