@@ -305,10 +305,9 @@ function reviveTimeout(timer, start) {
 //   rounds), when a move also cleared a bit per slot (now gone, timeout-store.js); it reads and
 //   writes its timer and the ring's tail.  Clearing that bit at the call instead, with only the
 //   append in the batch, came out 0.98x of clearing it in the batch on heartbeats (six pairs),
-//   and npm run bench's refresh-100k row 0.96x of native where the batch had 1.10-1.16x.
-//   A linked list moves at the call: there (fewer than RING_MIN_TIMERS
-//   timers, in the caches) the batch cost more than it saved, 72 against 65 ns a call among
-//   10k timers (paired processes).
+//   and npm run bench's refresh-100k row 0.96x of native where the batch had 1.10-1.16x.  A
+//   linked list moves at the call: there (fewer than RING_MIN_TIMERS timers, in the caches) the
+//   batch cost more than it saved, 72 against 65 ns a call among 10k timers (paired processes).
 
 // Calls noted before the batch is worked through anyway: bounds what a long synchronous loop of
 // refresh() calls holds (two array slots each) and keeps a batch inside the CPU's caches.
