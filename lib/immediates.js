@@ -45,6 +45,9 @@
  */
 'use strict';
 
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
 const natives = require('./natives');
 const clock = require('./clock');
 const section = require('./section');
@@ -440,3 +443,5 @@ module.exports = {
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
   snapshot, forEachPending, counts, resetCounts, onImmediateAdded,
 };
+
+require('./own-frames').end(ownFrom);

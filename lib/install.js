@@ -30,10 +30,12 @@
  */
 'use strict';
 
-const nodeTimers = require('timers');
-const nodeTimersPromises = require('timers/promises');
-const { syncBuiltinESMExports } = require('module');
-const util = require('util');
+const builtins = require('./builtins');
+
+const nodeTimers = builtins.timers;
+const nodeTimersPromises = builtins.timersPromises;
+const { syncBuiltinESMExports } = builtins.module;
+const util = builtins.util;
 const debug = util.debuglog('qtimers');
 const natives = require('./natives');
 const timers = require('./timers');

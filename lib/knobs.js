@@ -15,7 +15,7 @@
  */
 'use strict';
 
-const util = require('util');
+const util = require('./builtins').util;
 
 // Node's validators, reached through public functions that reject the value before doing
 // anything else.  Captured once, so a program that replaces Buffer's methods changes nothing.

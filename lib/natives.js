@@ -25,9 +25,11 @@
  */
 'use strict';
 
-const nodeTimers = require('timers');
-const nodeTimersPromises = require('timers/promises');
-const perfHooks = require('perf_hooks');
+const builtins = require('./builtins');
+
+const nodeTimers = builtins.timers;
+const nodeTimersPromises = builtins.timersPromises;
+const perfHooks = builtins.perfHooks;
 const proc = process;
 const realm = globalThis;
 const hasOwn = Object.prototype.hasOwnProperty;

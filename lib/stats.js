@@ -16,14 +16,13 @@
  */
 'use strict';
 
-const path = require('path');
+const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
 const clock = require('./clock');
 const { invalidArgType } = require('./knobs');
 const { REFED, REPEAT } = require('./flags');
 
-const LIB_DIR = __dirname + path.sep;
 const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats() names
 
 // ---------------------------------------------------------------- for qtimers itself
@@ -176,7 +175,7 @@ function isTrackingOrigins() {
   return tracking;
 }
 
-/* the frames of a handle's creation stack outside qtimers' own files, or null if not recorded */
+/* the frames of a handle's creation stack outside qtimers' own code, or null if not recorded */
 function framesOf(handle) {
   const recorded = origins.get(handle);
   if (recorded === undefined) return null;
@@ -188,7 +187,7 @@ function framesOf(handle) {
     text = '';
   }
   const frames = text.split('\n')
-    .filter((line) => /^\s+at /.test(line) && line.indexOf(LIB_DIR) < 0)
+    .filter((line) => /^\s+at /.test(line) && !ownFrames.isOwn(line))
     .map((line) => line.trim().slice(3));
   origins.set(handle, frames);                // the formatted frames are all that is kept
   return frames;

@@ -25,6 +25,9 @@
  */
 'use strict';
 
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
 const natives = require('./natives');
 const clock = require('./clock');
 const section = require('./section');
@@ -607,3 +610,5 @@ module.exports = {
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
   snapshot, forEachPending, counts, resetCounts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
 };
+
+require('./own-frames').end(ownFrom);
