@@ -78,9 +78,22 @@ function replaceNodes(target, name, value, nodes) {
   else debug('install() left %s alone: it is not Node\'s own function', name);
 }
 
+// Without Node's private process._tickCallback the drains cannot run a callback's ticks and
+// promise jobs before the next callback: Node's own timers stay in place, as they keep Node's
+// order, and the program is told once, when qtimers loads.
+if (natives.tickCallback === null) {
+  process.emitWarning('process._tickCallback is missing (a private Node API qtimers relies on), so ' +
+    'qtimers leaves Node\'s timers in place; its own functions, if called, run one callback per ' +
+    'event-loop turn', { code: 'QTIMERS_NO_TICK_CALLBACK' });
+}
+
 function install(options) {
   const timersModule = !(options && options.timersModule === false);
   if (saved !== null) uninstall();   // a re-install re-applies (possibly different) options
+  if (natives.tickCallback === null) {
+    debug('install() replaced nothing: process._tickCallback is missing');
+    return qtimers;
+  }
   // read through the global (jest's sandbox defines lazy getters that turn into values)
   const foreign = TIMER_NAMES.filter((name) => realm[name] !== natives.nodeFunction(natives[name]));
   if (foreign.length > 0) {

@@ -406,6 +406,7 @@ function drainTimeouts(now) {
       // callback of this drain would otherwise run in it, and could do so forever)
       if (list.expiry > now || head._idleStart >= now) break;
       if (ticksOwed) {
+        if (tickCallback === null) break;   // Node drains them when this turn ends; the rest wait
         ticksOwed = false;
         tickCallback();
         continue;           // the ticks may have cleared, refreshed or added timers: look again

@@ -124,6 +124,46 @@ module.exports = {
     t.done();
   },
 
+  'without process._tickCallback: Node\'s timers stay, callbacks keep Node\'s order, one warning': function(t) {
+    // A and B, then I and J: each callback's ticks and promise jobs (a chain of two) before the next
+    const scenario = (api) => `
+      const warnings = [];
+      process.on('warning', (w) => { if (String(w.code).startsWith('QTIMERS_')) warnings.push(w.code); });
+      const log = [];
+      const cb = (name) => () => {
+        log.push(name);
+        process.nextTick(() => { log.push('tick' + name); process.nextTick(() => log.push('tick2' + name)); });
+        Promise.resolve().then(() => log.push('prom' + name)).then(() => log.push('prom2' + name));
+      };
+      ${api}.setTimeout(cb('A'), 1);
+      ${api}.setTimeout(cb('B'), 1);
+      const iv = ${api}.setInterval(() => { cb('V')(); ${api}.clearInterval(iv); }, 1);
+      ${api}.setTimeout(() => { ${api}.setImmediate(cb('I')); ${api}.setImmediate(cb('J')); }, 5);
+      process.on('exit', () => console.log(JSON.stringify({ log, warnings, installed: typeof q === 'object' && q.isInstalled() })));
+    `;
+    const native = runJson('delete process._tickCallback;\n' + scenario('globalThis'), { qtimers: false });
+    const installed = runJson(`delete process._tickCallback;
+      const nodes = setTimeout;
+      const q = require(ROOT);
+      q.install();                      // a second install(): still nothing, and no second warning
+      const keptNodes = setTimeout === nodes && require('timers').setTimeout === nodes;
+      ${scenario('globalThis')}
+      console.error('keptNodes', keptNodes);`, { qtimers: false });
+    const standalone = runJson('delete process._tickCallback;\nconst q = require(ROOT + "/lib/standalone");\n' + scenario('q'), { qtimers: false });
+    t.equal(native.status, 0, native.stderr);
+    t.deepEqual(native.json.log.slice(0, 5), ['A', 'tickA', 'tick2A', 'promA', 'prom2A'], 'natively, A\'s ticks and jobs run before B');
+    for (const [label, res] of [['installed', installed], ['standalone', standalone]]) {
+      t.equal(res.status, 0, `${label}: ${res.stderr}`);
+      t.deepEqual(res.json.log, native.json.log, `${label}: the order is native's`);
+      t.deepEqual(res.json.warnings, ['QTIMERS_NO_TICK_CALLBACK'], `${label}: warned once`);
+      t.equal(res.json.installed, false, `${label}: not installed`);
+      t.equal(res.stderr.split('QTIMERS_NO_TICK_CALLBACK').length - 1, 1, `${label}: one warning printed`);
+    }
+    t.ok(/keptNodes true/.test(installed.stderr), 'the globals and the timers module keep Node\'s functions');
+    t.deepEqual(native.json.warnings, []);
+    t.done();
+  },
+
 'util.promisify': {
   'promisified setTimeout and setImmediate resolve with the value, as native': async function(t) {
     const v1 = await util.promisify(qt.setTimeout)(2, 'value');
