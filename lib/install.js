@@ -44,10 +44,12 @@ const promises = require('./promises');
 const activeResources = require('./active-resources');
 const stats = require('./stats');
 const { report } = require('./report');
+const { checkOptions, booleanOption } = require('./knobs');
 
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
 const SCHEDULER_NAMES = ['wait', 'yield'];
+const INSTALL_OPTIONS = ['timersModule'];
 // Node's scheduler class's prototype and its methods, as they were when qtimers loaded
 const schedulerPrototype = nodeTimersPromises.scheduler ? Object.getPrototypeOf(nodeTimersPromises.scheduler) : null;
 const nodeSchedulerMethods = schedulerPrototype === null ? {} : { wait: schedulerPrototype.wait, yield: schedulerPrototype.yield };
@@ -88,7 +90,8 @@ if (natives.tickCallback === null) {
 }
 
 function install(options) {
-  const timersModule = !(options && options.timersModule === false);
+  checkOptions(options, INSTALL_OPTIONS, 'install()', install);
+  const timersModule = booleanOption(options, 'timersModule', true, install);
   if (saved !== null) uninstall();   // a re-install re-applies (possibly different) options
   if (natives.tickCallback === null) {
     debug('install() replaced nothing: process._tickCallback is missing');
