@@ -7,13 +7,14 @@
 // same app gives natively, and pending() must name the app's own lines in the bundle.  The apps
 // are written into a throwaway project under os.tmpdir() whose node_modules/qtimers links to this
 // checkout; the bundles go to a directory beside it, where no qtimers can be resolved at run time.
+// One esbuild bundle has a source map and runs with --enable-source-maps: its origins name the
+// app's own file.
 
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const url = require('url');
-const { spawnSync } = require('child_process');
-const { lastJson } = require('./helpers/child');
+const child = require('./helpers/child');
 
 const ROOT = path.resolve(__dirname, '..');
 const HAS_GET_BUILTIN = typeof process.getBuiltinModule === 'function';
@@ -76,6 +77,8 @@ for (const bundler of ['esbuild', 'webpack', 'rollup']) {
   }
 }
 BUNDLES.push({ bundler: 'esbuild', app: 'esm', format: 'esm', minify: true, file: 'esbuild-esm-to-esm.min.mjs' });
+// with a source map, run with --enable-source-maps: origins then name the app's own source
+BUNDLES.push({ bundler: 'esbuild', app: 'cjs', format: 'cjs', sourcemap: true, file: 'esbuild-cjs-to-cjs.map.cjs' });
 
 let top = null;         // the temp directory: project/ (the apps) and dist/ (the bundles)
 
@@ -88,7 +91,7 @@ function buildEsbuild(project, dist, bundle) {
   const banner = bundle.format === 'esm' && !HAS_GET_BUILTIN ? { js: ESBUILD_ESM_BANNER } : undefined;
   esbuild.buildSync({
     entryPoints: [entryOf(project, bundle.app)], bundle: true, platform: 'node', format: bundle.format,
-    outfile: path.join(dist, bundle.file), minify: bundle.minify === true, banner, logLevel: 'silent',
+    outfile: path.join(dist, bundle.file), minify: bundle.minify === true, sourcemap: bundle.sourcemap === true, banner, logLevel: 'silent',
   });
 }
 
@@ -115,20 +118,19 @@ function buildRollup(project, dist, bundles, done) {
   const { nodeResolve } = require('@rollup/plugin-node-resolve');
   const { builtinModules } = require('module');
   const external = builtinModules.concat(builtinModules.map((name) => 'node:' + name));
-  const one = (i) => {
-    if (i === bundles.length) return done(null);
-    const bundle = bundles[i];
-    rollup({ input: entryOf(project, bundle.app), external, plugins: [nodeResolve({ preferBuiltins: true }), commonjs()], onwarn() {} })
-      .then((built) => built.write({ file: path.join(dist, bundle.file), format: bundle.format === 'esm' ? 'es' : 'cjs' }))
-      .then(() => one(i + 1), done);
-  };
-  one(0);
+  // one build per app, written in each format it is wanted in
+  const apps = Array.from(new Set(bundles.map((bundle) => bundle.app)));
+  Promise.all(apps.map((app) => rollup({ input: entryOf(project, app), external, plugins: [nodeResolve({ preferBuiltins: true }), commonjs()], onwarn() {} })
+    .then((built) => Promise.all(bundles.filter((bundle) => bundle.app === app).map((bundle) =>
+      built.write({ file: path.join(dist, bundle.file), format: bundle.format === 'esm' ? 'es' : 'cjs' }))))))
+    .then(() => done(null), done);
 }
 
-/* run `file` in a child (cwd: its directory) with a watchdog; its last stdout line parsed */
-function runNode(file) {
-  const res = spawnSync(process.execPath, [file], { cwd: path.dirname(file), encoding: 'utf8', timeout: 20000 });
-  return { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, json: lastJson(res.stdout || '') };
+/* run `file` in a child (cwd: its directory) with a watchdog; done({ status, stdout, stderr, json }) */
+function runNode(file, nodeArgs, done) {
+  child.spawn(process.execPath, nodeArgs.concat(file), { timeout: 20000, cwd: path.dirname(file) }, (r) => {
+    done({ status: r.timedOut ? 'timed out' : r.code, stdout: r.out, stderr: r.err, json: child.lastJson(r.out) || undefined });
+  });
 }
 
 /* { file, line, column } of a frame's position: "fn (file:line:col)" or "file:line:col" */
@@ -181,7 +183,15 @@ function checkOrigins(t, label, json, file, checkNames) {
   }
 }
 
-let native = null;      // { cjs, esm }: the apps run natively
+// the runs, by name: native-cjs, native-esm (the apps without qtimers), app-cjs, app-esm
+// (unbundled, with it) and each bundle's file
+const runs = {};
+
+/* the order the app of that kind ran its callbacks in natively */
+function nativeOrder(app) {
+  const res = runs[`native-${app}.${app === 'cjs' ? 'js' : 'mjs'}`];
+  return res && res.json ? res.json.order : null;
+}
 
 module.exports = {
   before: function (done) {
@@ -193,7 +203,19 @@ module.exports = {
     fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'bundled-app', private: true }));
     fs.symlinkSync(ROOT, path.join(project, 'node_modules', 'qtimers'), 'dir');
     for (const name of Object.keys(APPS)) fs.writeFileSync(path.join(project, name), APPS[name]);
-    native = { cjs: runNode(path.join(project, 'native-cjs.js')), esm: runNode(path.join(project, 'native-esm.mjs')) };
+    // every child, two at a time (the machine has two cores), once the bundles are built
+    const runAll = (err) => {
+      if (err) return done(err);
+      const files = Object.keys(APPS).map((name) => path.join(project, name))
+        .concat(BUNDLES.map((bundle) => path.join(dist, bundle.file)));
+      child.twoAtATime(files, (file, finished) => {
+        const mapped = BUNDLES.some((bundle) => bundle.sourcemap && file.endsWith(bundle.file));
+        runNode(file, mapped ? ['--enable-source-maps'] : [], (res) => {
+          runs[path.basename(file)] = res;
+          finished();
+        });
+      }, done);
+    };
     try {
       for (const bundle of BUNDLES.filter((b) => b.bundler === 'esbuild')) buildEsbuild(project, dist, bundle);
     } catch (err) {
@@ -201,7 +223,7 @@ module.exports = {
     }
     buildWebpack(project, dist, BUNDLES.filter((b) => b.bundler === 'webpack'), (err) => {
       if (err) return done(err);
-      buildRollup(project, dist, BUNDLES.filter((b) => b.bundler === 'rollup'), done);
+      buildRollup(project, dist, BUNDLES.filter((b) => b.bundler === 'rollup'), runAll);
     });
   },
 
@@ -212,7 +234,7 @@ module.exports = {
 
   'natively, the apps run their callbacks in Node\'s order': function (t) {
     for (const app of ['cjs', 'esm']) {
-      const res = native[app];
+      const res = runs[`native-${app}.${app === 'cjs' ? 'js' : 'mjs'}`];
       t.equal(res.status, 0, `${app}: exits 0: ${res.stderr}`);
       t.deepEqual(res.json && res.json.order, ['I1', 'tickI1', 'promI1', 'I2', 'A', 'tickA', 'promA', 'B'], `${app}: the order`);
     }
@@ -222,12 +244,12 @@ module.exports = {
   'unbundled, the apps install qtimers, keep the order and name their own lines': function (t) {
     for (const app of ['cjs', 'esm']) {
       const file = entryOf(path.join(top, 'project'), app);
-      const res = runNode(file);
+      const res = runs[path.basename(file)];
       t.equal(res.status, 0, `${app}: exits 0: ${res.stderr}`);
       t.ok(res.json, `${app}: reports: ${res.stdout}`);
       if (!res.json) continue;
       t.equal(res.json.installed, true, `${app}: installed`);
-      t.deepEqual(res.json.order, native[app].json.order, `${app}: the order is native's`);
+      t.deepEqual(res.json.order, nativeOrder(app), `${app}: the order is native's`);
       checkOrigins(t, app, res.json, file, true);
     }
     t.done();
@@ -235,12 +257,12 @@ module.exports = {
 
   'esbuild, webpack and rollup bundles, CommonJS and ES module, start with qtimers installed and run in native order': function (t) {
     for (const bundle of BUNDLES) {
-      const res = runNode(path.join(top, 'dist', bundle.file));
+      const res = runs[bundle.file];
       t.equal(res.status, 0, `${bundle.file}: exits 0: ${res.stderr}`);
       t.ok(res.json, `${bundle.file}: reports: ${res.stdout}`);
       if (!res.json) continue;
       t.equal(res.json.installed, true, `${bundle.file}: installed`);
-      t.deepEqual(res.json.order, native[bundle.app].json.order, `${bundle.file}: the order is native's`);
+      t.deepEqual(res.json.order, nativeOrder(bundle.app), `${bundle.file}: the order is native's`);
       bundle.json = res.json;
     }
     t.done();
@@ -249,7 +271,9 @@ module.exports = {
   'in every bundle, pending() names the app\'s own lines (positions in the bundle), none of qtimers\'': function (t) {
     for (const bundle of BUNDLES) {
       t.ok(bundle.json, `${bundle.file} ran`);
-      if (bundle.json) checkOrigins(t, bundle.file, bundle.json, path.join(top, 'dist', bundle.file), bundle.minify !== true);
+      // source-mapped: the app's own file and lines
+      const file = bundle.sourcemap ? entryOf(path.join(top, 'project'), bundle.app) : path.join(top, 'dist', bundle.file);
+      if (bundle.json) checkOrigins(t, bundle.file, bundle.json, file, bundle.minify !== true);
     }
     t.done();
   },
