@@ -43,8 +43,11 @@ function callerOf(fn) {
     text = String(holder.stack);     // a program's Error.prepareStackTrace may run here
   } catch (err) {
     text = '';
-  } finally {
+  }
+  try {
     Error.stackTraceLimit = limit;
+  } catch (err) {
+    // not writable: it was never changed
   }
   const frame = text.split('\n').find((line) => /^\s+at /.test(line));
   return frame === undefined ? null : locationOf(frame);
