@@ -11,6 +11,9 @@
  */
 'use strict';
 
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
 const context = require('./context');
 const { CONTEXT } = require('./flags');
 
@@ -41,3 +44,5 @@ function releaseContext(handle) {
 }
 
 module.exports = { calledInContext, releaseContext };
+
+require('./own-frames').end(ownFrom);

@@ -34,8 +34,12 @@
  */
 'use strict';
 
-const asyncHooks = require('async_hooks');
-const path = require('path');
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
+const builtins = require('./builtins');
+const asyncHooks = builtins.asyncHooks;
+const path = builtins.path;
 const { AsyncResource, AsyncLocalStorage } = asyncHooks;
 
 const proc = process;
@@ -204,8 +208,11 @@ if (!state.programHooks) {
  * one entered later passes through the wrappers: tracking can start when one is.
  */
 function loadedBeforeProgram() {
+  // bundled with other code (this is not the lib/context.js file of a package Node loaded):
+  // never provable; `typeof` first, as an ES module bundle has no __filename
+  if (typeof __filename !== 'string' || !__filename.endsWith(`${path.sep}lib${path.sep}context.js`)) return false;
   if (require.main !== undefined || typeof proc.argv[1] !== 'string') return false;
-  const root = path.dirname(__dirname) + path.sep;
+  const root = path.dirname(path.dirname(__filename)) + path.sep;
   for (const file of Object.keys(require.cache)) if (!file.startsWith(root)) return false;
   const options = proc.execArgv.concat(String(proc.env.NODE_OPTIONS || '').split(/\s+/));
   return !options.some((option) => /^(-e|-p|--eval|--print|--import|--loader|--experimental-loader)(=|$)/.test(option));
@@ -283,3 +290,5 @@ function makeDriver(create, arg) {
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, makeDriver,
 };
+
+require('./own-frames').end(ownFrom);

@@ -17,7 +17,10 @@
  */
 'use strict';
 
-const util = require('util');
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
+const util = require('./builtins').util;
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
 const ids = require('./ids');
@@ -272,3 +275,5 @@ module.exports = {
   Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras,
   isTimeout, isImmediate, useNativePrototypes,
 };
+
+require('./own-frames').end(ownFrom);

@@ -18,7 +18,7 @@
  */
 'use strict';
 
-const { AsyncResource } = require('async_hooks');
+const { AsyncResource } = require('./builtins').asyncHooks;
 const { CLEARED, DESTROYED, PRIMITIVE } = require('./flags');
 
 // The timers that can be cleared by their id.  A Map keyed by number, not a dictionary object:

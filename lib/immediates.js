@@ -8,7 +8,7 @@
  * referenced immediate is pending, settled at the end of the section (section.js), so with
  * only unref'd immediates left the process exits as Node's would.  Between two callbacks the
  * drain runs the nextTick and microtask queues (process._tickCallback, what Node runs after
- * each native callback), and a callback that throws leaves the drain with the exception still
+ * each native callback; a Node without it gets one callback per driver turn), and a callback that throws leaves the drain with the exception still
  * propagating, so it reaches 'uncaughtException' (or ends the process) as a native one does,
  * while the `finally` queues a driver for whatever is left: nothing is lost or run twice.
  * Also owns what is counted of them for stats.js (callbacks run and thrown, driver turns), in
@@ -44,6 +44,9 @@
  * never use the globals (they may be qtimers itself, or gone).
  */
 'use strict';
+
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
 
 const natives = require('./natives');
 const clock = require('./clock');
@@ -293,6 +296,7 @@ function runImmediates(carriedImm) {
       // right after this driver returns, they get their chance at this turn's budget.
       if (first === null && preQueued === 0 && (newBudget === 0 || (queue.length === 0 && !ticksOwed))) break;
       if (ticksOwed) {
+        if (tickCallback === null) break;   // Node drains them when this turn ends; the rest wait
         ticksOwed = false;
         tickCallback();
         continue;           // the ticks may have cleared or queued immediates: look again
@@ -440,3 +444,5 @@ module.exports = {
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
   snapshot, forEachPending, counts, resetCounts, onImmediateAdded,
 };
+
+require('./own-frames').end(ownFrom);

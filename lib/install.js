@@ -30,10 +30,12 @@
  */
 'use strict';
 
-const nodeTimers = require('timers');
-const nodeTimersPromises = require('timers/promises');
-const { syncBuiltinESMExports } = require('module');
-const util = require('util');
+const builtins = require('./builtins');
+
+const nodeTimers = builtins.timers;
+const nodeTimersPromises = builtins.timersPromises;
+const { syncBuiltinESMExports } = builtins.module;
+const util = builtins.util;
 const debug = util.debuglog('qtimers');
 const natives = require('./natives');
 const timers = require('./timers');
@@ -42,10 +44,12 @@ const promises = require('./promises');
 const activeResources = require('./active-resources');
 const stats = require('./stats');
 const { report } = require('./report');
+const { checkOptions, booleanOption } = require('./knobs');
 
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
 const SCHEDULER_NAMES = ['wait', 'yield'];
+const INSTALL_OPTIONS = ['timersModule'];
 // Node's scheduler class's prototype and its methods, as they were when qtimers loaded
 const schedulerPrototype = nodeTimersPromises.scheduler ? Object.getPrototypeOf(nodeTimersPromises.scheduler) : null;
 const nodeSchedulerMethods = schedulerPrototype === null ? {} : { wait: schedulerPrototype.wait, yield: schedulerPrototype.yield };
@@ -76,9 +80,23 @@ function replaceNodes(target, name, value, nodes) {
   else debug('install() left %s alone: it is not Node\'s own function', name);
 }
 
+// Without Node's private process._tickCallback the drains cannot run a callback's ticks and
+// promise jobs before the next callback: Node's own timers stay in place, as they keep Node's
+// order, and the program is told once, when qtimers loads.
+if (natives.tickCallback === null) {
+  process.emitWarning('process._tickCallback is missing (a private Node API qtimers relies on), so ' +
+    'qtimers leaves Node\'s timers in place; its own functions, if called, run one callback per ' +
+    'event-loop turn', { code: 'QTIMERS_NO_TICK_CALLBACK' });
+}
+
 function install(options) {
-  const timersModule = !(options && options.timersModule === false);
+  checkOptions(options, INSTALL_OPTIONS, 'install()', install);
+  const timersModule = booleanOption(options, 'timersModule', true, install);
   if (saved !== null) uninstall();   // a re-install re-applies (possibly different) options
+  if (natives.tickCallback === null) {
+    debug('install() replaced nothing: process._tickCallback is missing');
+    return qtimers;
+  }
   // read through the global (jest's sandbox defines lazy getters that turn into values)
   const foreign = TIMER_NAMES.filter((name) => realm[name] !== natives.nodeFunction(natives[name]));
   if (foreign.length > 0) {

@@ -10,12 +10,14 @@
  * class, prototype, `code`, toString and the description of the value ("Received type string
  * ('0')") are those of the running version; only the name in the message is the knob's, and the
  * stack starts at the assignment.  Strings are never coerced: '0' is not a number.
+ * The options of the API's functions are checked here too (checkOptions, booleanOption): Node's
+ * validateObject and validateBoolean, and an unknown option name refused as ERR_INVALID_ARG_VALUE.
  * It must never accept a value the knob's type or range excludes, and never change a setting
  * when it throws.
  */
 'use strict';
 
-const util = require('util');
+const util = require('./builtins').util;
 
 // Node's validators, reached through public functions that reject the value before doing
 // anything else.  Captured once, so a program that replaces Buffer's methods changes nothing.
@@ -24,7 +26,10 @@ const bufferByteLength = Buffer.byteLength;   // a number where a string is due:
 const readUInt8 = Buffer.prototype.readUInt8;
 const oneByte = Buffer.alloc(1);              // a fractional offset: ERR_OUT_OF_RANGE
 
+const BlobClass = typeof Blob === 'function' ? Blob : null;   // refuses an unknown `endings`
+
 const RECEIVED = '. Received ';
+const MAX_INSPECTED = 128;      // Node cuts a value's description in ERR_INVALID_ARG_VALUE here
 
 /*
  * Node's TypeError ERR_INVALID_ARG_TYPE for `value`, with its message for property `name`
@@ -50,6 +55,62 @@ function invalidArgType(name, type, value) {
   }
   err.message = `The "${name}" property must be of type ${type}${RECEIVED}${received}`;
   return err;
+}
+
+/*
+ * Node's TypeError ERR_INVALID_ARG_VALUE: `The property 'name' reason. Received value` (an
+ * argument if the name has no dot), the value described by util.inspect and cut as Node cuts it.
+ * The error object is one Node made for a fixed value.
+ */
+function invalidArgValue(name, value, reason) {
+  let err = null;
+  try {
+    if (BlobClass !== null) new BlobClass([], { endings: 'qtimers' });
+  } catch (nodeError) {
+    err = nodeError;
+  }
+  if (err === null || err.code !== 'ERR_INVALID_ARG_VALUE') {
+    err = new TypeError();      // not reached on Node 18-26, as above
+    err.code = 'ERR_INVALID_ARG_VALUE';
+  }
+  let inspected = util.inspect(value);
+  if (inspected.length > MAX_INSPECTED) inspected = `${inspected.slice(0, MAX_INSPECTED)}...`;
+  err.message = `The ${name.includes('.') ? 'property' : 'argument'} '${name}' ${reason}${RECEIVED}${inspected}`;
+  return err;
+}
+
+/* Node's ERR_INVALID_ARG_TYPE for argument or property `name`, its stack from `caller`'s call on */
+function argumentError(name, type, value, caller) {
+  const err = invalidArgType(name, type, value);
+  if (name.indexOf('.') < 0) err.message = err.message.replace('" property', '" argument');
+  Error.captureStackTrace(err, caller);
+  return err;
+}
+
+/*
+ * An options argument as Node's validateObject takes it (undefined, or an object that is not null,
+ * an array or a function), with no own enumerable name outside `names`: a misspelt option is
+ * refused (ERR_INVALID_ARG_VALUE) rather than ignored.  `fnName` names the function in the error.
+ */
+function checkOptions(options, names, fnName, caller) {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw argumentError('options', 'object', options, caller);
+  }
+  for (const key of Object.keys(options)) {
+    if (names.includes(key)) continue;
+    const err = invalidArgValue(`options.${key}`, options[key], `is not an option of ${fnName}`);
+    Error.captureStackTrace(err, caller);
+    throw err;
+  }
+}
+
+/* options.<name> (options checked by checkOptions): a boolean, or `absent` if undefined */
+function booleanOption(options, name, absent, caller) {
+  const value = options === undefined ? undefined : options[name];
+  if (value === undefined) return absent;
+  if (typeof value !== 'boolean') throw argumentError(`options.${name}`, 'boolean', value, caller);
+  return value;
 }
 
 /* Node's RangeError ERR_OUT_OF_RANGE: `The value of "name" is out of range. It must be range. Received value` */
@@ -147,4 +208,4 @@ function define(owner, property, spec) {
   });
 }
 
-module.exports = { define, invalidArgType, outOfRange };
+module.exports = { define, invalidArgType, outOfRange, invalidArgValue, argumentError, checkOptions, booleanOption };

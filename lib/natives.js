@@ -25,9 +25,11 @@
  */
 'use strict';
 
-const nodeTimers = require('timers');
-const nodeTimersPromises = require('timers/promises');
-const perfHooks = require('perf_hooks');
+const builtins = require('./builtins');
+
+const nodeTimers = builtins.timers;
+const nodeTimersPromises = builtins.timersPromises;
+const perfHooks = builtins.perfHooks;
 const proc = process;
 const realm = globalThis;
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -233,8 +235,10 @@ const natives = {
   dateNow,
   queueMicrotask,
   nextTick: genuine(proc.nextTick, 'nextTick', 'nextTick') || lateBound(proc, 'nextTick'),
-  // drains the nextTick and microtask queues, as Node does between two native timer callbacks
-  tickCallback: typeof proc._tickCallback === 'function' ? proc._tickCallback : function noTicks() {},
+  // drains the nextTick and microtask queues, as Node does between two native timer callbacks:
+  // Node's private process._tickCallback, or null if this Node has none (install.js then leaves
+  // Node's timers in place, and the drains run one callback per native turn)
+  tickCallback: typeof proc._tickCallback === 'function' ? proc._tickCallback : null,
   promises: {
     setTimeout: promiseFunction('setTimeout'),
     setImmediate: promiseFunction('setImmediate'),

@@ -32,8 +32,11 @@
  */
 'use strict';
 
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
 const nativePromises = require('./natives').promises;
-const events = require('events');
+const events = require('./builtins').events;
 const timers = require('./timers');
 const { DESTROYED } = require('./flags');
 
@@ -358,3 +361,5 @@ module.exports = {
   setInterval,
   scheduler,
 };
+
+require('./own-frames').end(ownFrom);

@@ -7,7 +7,7 @@
 // throws nor touches the exit code.  Signals reach the main thread only: a worker that loads
 // this gets the exit report alone.  Exports nothing: qtimers.report() is on the API.
 
-const { isMainThread } = require('worker_threads');
+const { isMainThread } = require('./builtins').workerThreads;
 const qtimers = require('../index.js');
 const { report } = require('./report');
 

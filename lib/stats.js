@@ -12,18 +12,18 @@
  * activeHandles() for active-resources.js, which corrects process.getActiveResourcesInfo().
  * It must never change anything it reports on (a reset only zeroes the counts), never call user
  * code but Error.prepareStackTrace while formatting an origin, and never let an error of its own
- * escape: a bad argument gets Node's ERR_INVALID_ARG_TYPE.
+ * escape: a bad argument gets Node's ERR_INVALID_ARG_TYPE (an unknown option name
+ * ERR_INVALID_ARG_VALUE), through knobs.js.
  */
 'use strict';
 
-const path = require('path');
+const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
 const clock = require('./clock');
-const { invalidArgType } = require('./knobs');
+const { argumentError, checkOptions, booleanOption } = require('./knobs');
 const { REFED, REPEAT } = require('./flags');
 
-const LIB_DIR = __dirname + path.sep;
 const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats() names
 
 // ---------------------------------------------------------------- for qtimers itself
@@ -59,27 +59,8 @@ function activeHandles() {
   };
 }
 
-// ---------------------------------------------------------------- arguments, as Node checks them
-
-/* Node's ERR_INVALID_ARG_TYPE for argument or property `name`, its stack from `caller`'s call on */
-function argumentError(name, type, value, caller) {
-  const err = invalidArgType(name, type, value);
-  if (name.indexOf('.') < 0) err.message = err.message.replace('" property', '" argument');
-  Error.captureStackTrace(err, caller);
-  return err;
-}
-
-/* options.<name> as a boolean (undefined: false); options undefined or an object, as Node's validateObject */
-function booleanOption(options, name, caller) {
-  if (options === undefined) return false;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw argumentError('options', 'object', options, caller);
-  }
-  const value = options[name];
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') throw argumentError(`options.${name}`, 'boolean', value, caller);
-  return value;
-}
+const STATS_OPTIONS = ['reset'];
+const PENDING_OPTIONS = ['refedOnly'];
 
 // ---------------------------------------------------------------- stats()
 
@@ -115,7 +96,8 @@ function percentile(buckets, count, fraction, max) {
  * happened since.
  */
 function timerStats(options) {
-  const reset = booleanOption(options, 'reset', timerStats);
+  checkOptions(options, STATS_OPTIONS, 'stats()', timerStats);
+  const reset = booleanOption(options, 'reset', false, timerStats);
   const imm = { pending: 0, refed: 0, ran: 0, threw: 0, drains: 0 };
   immediates.forEachPending(function countImmediate(handle) {
     imm.pending += 1;
@@ -176,7 +158,7 @@ function isTrackingOrigins() {
   return tracking;
 }
 
-/* the frames of a handle's creation stack outside qtimers' own files, or null if not recorded */
+/* the frames of a handle's creation stack outside qtimers' own code, or null if not recorded */
 function framesOf(handle) {
   const recorded = origins.get(handle);
   if (recorded === undefined) return null;
@@ -188,7 +170,7 @@ function framesOf(handle) {
     text = '';
   }
   const frames = text.split('\n')
-    .filter((line) => /^\s+at /.test(line) && line.indexOf(LIB_DIR) < 0)
+    .filter((line) => /^\s+at /.test(line) && !ownFrames.isOwn(line))
     .map((line) => line.trim().slice(3));
   origins.set(handle, frames);                // the formatted frames are all that is kept
   return frames;
@@ -222,7 +204,8 @@ function entry(kind, delay, msUntilDue, handle, fn) {
  * that keep the process alive.
  */
 function pending(options) {
-  const refedOnly = booleanOption(options, 'refedOnly', pending);
+  checkOptions(options, PENDING_OPTIONS, 'pending()', pending);
+  const refedOnly = booleanOption(options, 'refedOnly', false, pending);
   // the handles first, the entries after: formatting an origin may run a program's code
   const imms = [];
   immediates.forEachPending(function listImmediate(imm) {

@@ -25,6 +25,9 @@
  */
 'use strict';
 
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
 const natives = require('./natives');
 const clock = require('./clock');
 const section = require('./section');
@@ -403,6 +406,7 @@ function drainTimeouts(now) {
       // callback of this drain would otherwise run in it, and could do so forever)
       if (list.expiry > now || head._idleStart >= now) break;
       if (ticksOwed) {
+        if (tickCallback === null) break;   // Node drains them when this turn ends; the rest wait
         ticksOwed = false;
         tickCallback();
         continue;           // the ticks may have cleared, refreshed or added timers: look again
@@ -607,3 +611,5 @@ module.exports = {
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
   snapshot, forEachPending, counts, resetCounts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
 };
+
+require('./own-frames').end(ownFrom);

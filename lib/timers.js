@@ -17,6 +17,9 @@
  */
 'use strict';
 
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
 const natives = require('./natives');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
@@ -254,3 +257,5 @@ module.exports = {
   currentTimestamp,
   Timeout, Immediate,
 };
+
+require('./own-frames').end(ownFrom);

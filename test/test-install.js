@@ -124,6 +124,96 @@ module.exports = {
     t.done();
   },
 
+  'install() refuses options of the wrong type and unknown option names with Node\'s errors': function(t) {
+    const dns = require('dns');
+    const nodeError = (fn) => { try { fn(); } catch (err) { return err; } return null; };
+    const received = (message) => message.slice(message.indexOf('. Received ') + '. Received '.length);
+    // Node's own errors for the same mistakes: a boolean option that is a string, an options
+    // argument that is not an object (timers/promises checks both before anything else)
+    Promise.all([
+      require('timers/promises').setTimeout(1, undefined, { ref: 'false' }).then(() => null, (err) => err),
+      require('timers/promises').setTimeout(1, undefined, 5).then(() => null, (err) => err),
+    ]).then(([notBoolean, notObject]) => {
+      const wrongType = nodeError(() => qt.install({ timersModule: 'false' }));
+      t.ok(wrongType instanceof TypeError && wrongType.code === 'ERR_INVALID_ARG_TYPE', String(wrongType));
+      t.equal(wrongType.message, 'The "options.timersModule" property must be of type boolean. Received type string (\'false\')');
+      t.equal(wrongType.message, notBoolean.message.replace('"options.ref"', '"options.timersModule"'), 'worded as Node words it');
+      t.ok(wrongType.stack.split('\n')[1].includes(__filename), 'the stack starts at the call');
+      const notAnObject = nodeError(() => qt.install(5));
+      t.equal(notAnObject.code, 'ERR_INVALID_ARG_TYPE');
+      t.equal(notAnObject.message, notObject.message);
+      t.equal(qt.isInstalled(), false, 'nothing installed by a refused call');
+      // a misspelt name: ERR_INVALID_ARG_VALUE, the value described as Node describes it
+      // (dns.lookup refuses a family with the same error and the value as it was given)
+      const values = [false, 'x', [1, 2], { a: 1 }, 'y'.repeat(200), 5n, Symbol('s'), () => 1];
+      for (const value of values) {
+        const ours = nodeError(() => qt.install({ timerModule: value }));
+        const node = nodeError(() => dns.lookup('localhost', { family: value }, () => {}));
+        t.ok(ours instanceof TypeError, String(ours));
+        t.equal(ours.code, 'ERR_INVALID_ARG_VALUE');
+        t.equal(ours.constructor, node.constructor);
+        t.equal(received(ours.message), received(node.message), `the value as Node shows it: ${received(node.message)}`);
+        t.ok(ours.message.startsWith('The property \'options.timerModule\' is not an option of install(). Received '), ours.message);
+      }
+      t.equal(qt.isInstalled(), false);
+      t.done();
+    }).catch((err) => { t.fail(err.stack); t.done(); });
+  },
+
+  'install({ timersModule: false }) leaves the timers module; undefined is the default': function(t) {
+    const res = runJson(`
+      const nodes = require('timers').setTimeout;
+      const q = require(ROOT + '/lib/standalone');
+      q.install({ timersModule: false });
+      const off = require('timers').setTimeout === nodes && setTimeout === q.setTimeout;
+      q.install({ timersModule: undefined });
+      const on = require('timers').setTimeout === q.setTimeout;
+      console.log(JSON.stringify({ off, on }));
+    `, { qtimers: false });
+    t.deepEqual(res.json, { off: true, on: true }, res.stderr);
+    t.done();
+  },
+
+  'without process._tickCallback: Node\'s timers stay, callbacks keep Node\'s order, one warning': function(t) {
+    // A and B, then I and J: each callback's ticks and promise jobs (a chain of two) before the next
+    const scenario = (api) => `
+      const warnings = [];
+      process.on('warning', (w) => { if (String(w.code).startsWith('QTIMERS_')) warnings.push(w.code); });
+      const log = [];
+      const cb = (name) => () => {
+        log.push(name);
+        process.nextTick(() => { log.push('tick' + name); process.nextTick(() => log.push('tick2' + name)); });
+        Promise.resolve().then(() => log.push('prom' + name)).then(() => log.push('prom2' + name));
+      };
+      ${api}.setTimeout(cb('A'), 1);
+      ${api}.setTimeout(cb('B'), 1);
+      const iv = ${api}.setInterval(() => { cb('V')(); ${api}.clearInterval(iv); }, 1);
+      ${api}.setTimeout(() => { ${api}.setImmediate(cb('I')); ${api}.setImmediate(cb('J')); }, 5);
+      process.on('exit', () => console.log(JSON.stringify({ log, warnings, installed: typeof q === 'object' && q.isInstalled() })));
+    `;
+    const native = runJson('delete process._tickCallback;\n' + scenario('globalThis'), { qtimers: false });
+    const installed = runJson(`delete process._tickCallback;
+      const nodes = setTimeout;
+      const q = require(ROOT);
+      q.install();                      // a second install(): still nothing, and no second warning
+      const keptNodes = setTimeout === nodes && require('timers').setTimeout === nodes;
+      ${scenario('globalThis')}
+      console.error('keptNodes', keptNodes);`, { qtimers: false });
+    const standalone = runJson('delete process._tickCallback;\nconst q = require(ROOT + "/lib/standalone");\n' + scenario('q'), { qtimers: false });
+    t.equal(native.status, 0, native.stderr);
+    t.deepEqual(native.json.log.slice(0, 5), ['A', 'tickA', 'tick2A', 'promA', 'prom2A'], 'natively, A\'s ticks and jobs run before B');
+    for (const [label, res] of [['installed', installed], ['standalone', standalone]]) {
+      t.equal(res.status, 0, `${label}: ${res.stderr}`);
+      t.deepEqual(res.json.log, native.json.log, `${label}: the order is native's`);
+      t.deepEqual(res.json.warnings, ['QTIMERS_NO_TICK_CALLBACK'], `${label}: warned once`);
+      t.equal(res.json.installed, false, `${label}: not installed`);
+      t.equal(res.stderr.split('QTIMERS_NO_TICK_CALLBACK').length - 1, 1, `${label}: one warning printed`);
+    }
+    t.ok(/keptNodes true/.test(installed.stderr), 'the globals and the timers module keep Node\'s functions');
+    t.deepEqual(native.json.warnings, []);
+    t.done();
+  },
+
 'util.promisify': {
   'promisified setTimeout and setImmediate resolve with the value, as native': async function(t) {
     const v1 = await util.promisify(qt.setTimeout)(2, 'value');

@@ -358,6 +358,11 @@ module.exports = {
       t.equal(origins.message, 'The "enabled" argument must be of type boolean. Received type number (1)');
       t.ok(origins.stack.split('\n')[1].includes(__filename), 'the stack starts at the call');
       t.ok(Array.isArray(qt.pending(undefined)) && typeof qt.stats({}) === 'object', 'undefined and {} are fine');
+      // a misspelt option name is refused, not ignored
+      for (const [err, name] of [[ours(() => qt.stats({ rest: true })), 'stats()'], [ours(() => qt.pending({ refed: true })), 'pending()']]) {
+        t.ok(err instanceof TypeError && err.code === 'ERR_INVALID_ARG_VALUE', String(err));
+        t.ok(err.message.endsWith(`is not an option of ${name}. Received true`), err.message);
+      }
       t.done();
     }).catch((err) => { t.fail(err.stack); t.done(); });
   },
