@@ -47,8 +47,15 @@ const MAX_UNWRAP = 16;   // fakes installed over fakes; a cycle must not hang th
  */
 function isForeign(fn, name) {
   if (typeof fn !== 'function') return true;
-  if (hasOwn.call(fn, 'clock') || hasOwn.call(fn, 'mock') || fn._isMockFunction === true) return true;
+  if (isFake(fn)) return true;
   return name !== undefined && fn.name !== name;
+}
+
+/* whether fn carries one of the marks above: a test's fake, not a wrapper of Node's function */
+function isFake(fn) {
+  if (typeof fn !== 'function') return false;
+  if (hasOwn.call(fn, 'clock') || hasOwn.call(fn, 'mock') || fn._isMockFunction === true) return true;
+  return typeof fn.name === 'string' && /^(bound )?#/.test(fn.name);
 }
 
 /* the sinon clock a replaced function belongs to, or undefined */
@@ -226,6 +233,7 @@ const natives = {
   // file's sandbox): there install() must touch only this realm's globals
   foreignRealm: Object.getPrototypeOf(nodeTimers) !== Object.prototype,
   isForeign,
+  isFake,
   nodeFunction,
   hrtime,
   hrtimeBigint,
