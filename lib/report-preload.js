@@ -15,7 +15,6 @@
 // alive.
 
 const { isMainThread } = require('worker_threads');
-const { constants } = require('os');
 const qtimers = require('../index.js');
 const { report } = require('./report');
 
@@ -50,7 +49,8 @@ function warnAbout(variable, value, what) {
 /* QTIMERS_REPORT_SIGNAL: a signal name whose listener prints the report, or none */
 function listenToSignal(value) {
   if (value === undefined || value === '') return;
-  if (!Object.prototype.hasOwnProperty.call(constants.signals, value)) {
+  // os is loaded only here: a program's startup (and the order of its first timers) is as before
+  if (!Object.prototype.hasOwnProperty.call(require('os').constants.signals, value)) {
     warnAbout(SIGNAL_VARIABLE, value, 'is not a signal name such as SIGUSR2');
     return;
   }
