@@ -19,6 +19,10 @@
  * node:test, @sinonjs/fake-timers) or anything else hold any of the six globals, install()
  * replaces nothing at all and isInstalled() stays false: the test's fakes keep control, and
  * after they are removed the program runs on Node's timers (NODE_DEBUG=qtimers says why).
+ * Where none of them is a fake (an APM agent, zone.js or another preload wrapped them before
+ * qtimers loaded), that is a program that expected qtimers and runs without it: the first such
+ * install() emits one warning, QTIMERS_NOT_INSTALLED, naming them and how to load qtimers first.
+ * Loaded first, qtimers is simply what such a wrapper wraps and calls.
  * uninstall() puts back only the properties that still hold qtimers' function.  One a fake was
  * installed over is left to the fake: a sinon clock (jest, vitest) is told to restore Node's
  * function instead of ours; any other fake will put ours back, so that property stays recorded,
@@ -89,6 +93,19 @@ if (natives.tickCallback === null) {
     'event-loop turn', { code: 'QTIMERS_NO_TICK_CALLBACK' });
 }
 
+let warned = false;
+
+/* the one warning for timers something other than a test's fakes replaced before qtimers loaded */
+function warnNotInstalled(foreign) {
+  if (warned) return;
+  warned = true;
+  const names = foreign.length > 1 ? `${foreign.slice(0, -1).join(', ')} and ${foreign[foreign.length - 1]} are` : `${foreign[0]} is`;
+  process.emitWarning(`qtimers installed nothing: ${names} not Node's own ` +
+    '(an APM agent, zone.js or another preload replaced them before qtimers loaded), so the program runs ' +
+    'without qtimers.  Load qtimers first: `node -r qtimers -r <agent> app.js`, or require(\'qtimers\') before the agent.',
+  { code: 'QTIMERS_NOT_INSTALLED' });
+}
+
 function install(options) {
   checkOptions(options, INSTALL_OPTIONS, 'install()', install);
   const timersModule = booleanOption(options, 'timersModule', true, install);
@@ -101,6 +118,7 @@ function install(options) {
   const foreign = TIMER_NAMES.filter((name) => realm[name] !== natives.nodeFunction(natives[name]));
   if (foreign.length > 0) {
     debug('install() replaced nothing: %s %s not Node\'s own (fake timers?)', foreign.join(', '), foreign.length > 1 ? 'are' : 'is');
+    if (!foreign.some((name) => natives.isFake(realm[name]))) warnNotInstalled(foreign);
     return qtimers;
   }
   if (saved === null) saved = [];

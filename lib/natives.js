@@ -46,10 +46,18 @@ const MAX_UNWRAP = 16;   // fakes installed over fakes; a cycle must not hang th
  * - node:test's mock.fn() / mock.method() have an own `mock`;
  * - node:test's mock timers are private methods, some bound: named '#...' or 'bound #...';
  *   Node's own functions are never bound, and are named for what they are.
+ * isFake(fn): whether fn carries one of them (a test's fake, not a wrapper of Node's function)
  */
+function isFake(fn) {
+  if (typeof fn !== 'function') return false;
+  if (hasOwn.call(fn, 'clock') || hasOwn.call(fn, 'mock') || fn._isMockFunction === true) return true;
+  return typeof fn.name === 'string' && /^(bound )?#/.test(fn.name);
+}
+
+/* whether fn is not Node's own: a fake, or named other than `name` */
 function isForeign(fn, name) {
   if (typeof fn !== 'function') return true;
-  if (hasOwn.call(fn, 'clock') || hasOwn.call(fn, 'mock') || fn._isMockFunction === true) return true;
+  if (isFake(fn)) return true;
   return name !== undefined && fn.name !== name;
 }
 
@@ -228,6 +236,7 @@ const natives = {
   // file's sandbox): there install() must touch only this realm's globals
   foreignRealm: Object.getPrototypeOf(nodeTimers) !== Object.prototype,
   isForeign,
+  isFake,
   nodeFunction,
   hrtime,
   hrtimeBigint,

@@ -48,9 +48,11 @@ const nativeScheduler = nativePromises.scheduler;
 const NativeScheduler = nativeScheduler.constructor;
 const nativeSchedulerWait = NativeScheduler.prototype.wait;     // Node's, wherever install() puts ours
 const nativeSchedulerYield = NativeScheduler.prototype.yield;
-const NativePromise = Promise;
-const PromiseReject = Promise.reject.bind(Promise);
-const PromisePrototypeThen = Function.prototype.call.bind(Promise.prototype.then);
+// the intrinsic Promise, which Node's timers/promises returns even where a program or an agent
+// (zone.js) replaced the global one before qtimers loaded: an async function returns it always
+const NativePromise = (async function intrinsic() {})().constructor;
+const PromiseReject = NativePromise.reject.bind(NativePromise);
+const PromisePrototypeThen = Function.prototype.call.bind(NativePromise.prototype.then);
 const FunctionPrototypeBind = Function.prototype.call.bind(Function.prototype.bind);
 const ArrayIsArray = Array.isArray;
 
@@ -119,13 +121,13 @@ function intervalListenerOptions() {
 
 // Node's SafePromise: a Promise whose then/catch/finally are its own, so that neither the
 // chaining below nor its timing changes when a program patches Promise.prototype.
-class SafePromise extends Promise {}
-for (const key of Reflect.ownKeys(Promise.prototype)) {
+class SafePromise extends NativePromise {}
+for (const key of Reflect.ownKeys(NativePromise.prototype)) {
   if (!Object.prototype.hasOwnProperty.call(SafePromise.prototype, key)) {
-    Object.defineProperty(SafePromise.prototype, key, Object.getOwnPropertyDescriptor(Promise.prototype, key));
+    Object.defineProperty(SafePromise.prototype, key, Object.getOwnPropertyDescriptor(NativePromise.prototype, key));
   }
 }
-Object.defineProperty(SafePromise, Symbol.species, Object.getOwnPropertyDescriptor(Promise, Symbol.species));
+Object.defineProperty(SafePromise, Symbol.species, Object.getOwnPropertyDescriptor(NativePromise, Symbol.species));
 Object.setPrototypeOf(SafePromise.prototype, null);
 Object.freeze(SafePromise.prototype);
 Object.freeze(SafePromise);

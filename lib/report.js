@@ -2,9 +2,12 @@
  * report: qtimers' state as a table for people to read.
  *
  * Owns the text only: report() puts stats() and pending() (lib/stats.js) into a few summary
- * lines and one row per pending handle (the first MAX_ROWS of them, soonest due first), with
- * where each was made when origins are tracked.  report-preload.js prints it on a signal and at
- * exit.
+ * lines and a table of the pending handles grouped by kind and where they were made (when
+ * origins are tracked; by kind and callback where they are not): one row per group with its
+ * count, delays, next due time, how many are referenced and the callbacks' names, largest
+ * groups first (ties: the one due soonest), at most MAX_ROWS rows.  10k timers made on two
+ * lines of code are two rows.  report-preload.js prints it at exit
+ * and on a signal the user names.
  * It must never change what it reports on (it never resets the counts) and never print anything
  * itself.
  */
@@ -12,7 +15,8 @@
 
 const stats = require('./stats');
 
-const MAX_ROWS = 50;
+const MAX_ROWS = 50;        // groups listed
+const MAX_DELAYS = 3;       // distinct delays a row lists; more are shown as their range
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -30,6 +34,40 @@ function table(header, rows, numeric) {
     return numeric[c] ? cell.padStart(widths[c]) : cell.padEnd(widths[c]);
   }).join('  ').trimEnd();
   return [line(header), ...rows.map(line)];
+}
+
+/*
+ * pending() entries grouped by kind and origin, or by kind and callback where no origin was
+ * recorded; largest first.  pending() lists them by due time, so a group's first entry is its
+ * soonest and a stable sort keeps ties in that order.
+ */
+function groups(handles) {
+  const byKey = new Map();
+  for (const h of handles) {
+    const key = h.origin === null ? `${h.kind}\ncallback ${h.callback}` : `${h.kind}\norigin ${h.origin}`;
+    let group = byKey.get(key);
+    if (group === undefined) {
+      group = { kind: h.kind, origin: h.origin, callbacks: new Set(), count: 0, refed: 0, delays: new Set(), nextDue: h.msUntilDue };
+      byKey.set(key, group);
+    }
+    group.count += 1;
+    if (h.ref) group.refed += 1;
+    group.delays.add(h.delay);
+    group.callbacks.add(h.callback);
+  }
+  return [...byKey.values()].sort((a, b) => b.count - a.count);
+}
+
+/* a group's callbacks: the name, or the first and how many others */
+function callbacks(set) {
+  const first = set.values().next().value;
+  return set.size === 1 ? first : `${first} and ${set.size - 1} other${set.size === 2 ? '' : 's'}`;
+}
+
+/* a group's delays: each of a few, or the range of many */
+function delays(set) {
+  const list = [...set].sort((a, b) => a - b);
+  return list.length <= MAX_DELAYS ? list.join(', ') : `${list[0]}-${list[list.length - 1]}`;
 }
 
 /* the report, as text ending in a newline */
@@ -53,17 +91,21 @@ function report() {
     `lateness of ${late.count} fired: mean ${ms(late.mean)}, p50 ${ms(late.p50)}, p99 ${ms(late.p99)}, max ${ms(late.max)}`);
   if (handles.length > 0) {
     const withOrigins = handles.some((h) => h.origin !== null);
-    const header = ['kind', 'delay', 'due in', 'ref', 'callback'];
+    const header = ['count', 'kind', 'delay', 'next due', 'referenced', 'callback'];
     if (withOrigins) header.push('created at');
-    const rows = handles.slice(0, MAX_ROWS).map((h) => {
-      const row = [h.kind, String(h.delay), String(h.msUntilDue), h.ref ? 'yes' : 'no', h.callback];
-      if (withOrigins) row.push(h.origin === null ? '' : h.origin);
+    const all = groups(handles);
+    const rows = all.slice(0, MAX_ROWS).map((g) => {
+      const row = [String(g.count), g.kind, delays(g.delays), String(g.nextDue), String(g.refed), callbacks(g.callbacks)];
+      if (withOrigins) row.push(g.origin === null ? '' : g.origin);
       return row;
     });
     lines.push('');
-    lines.push(...table(header, rows, [false, true, true, false, false, false]));
-    if (handles.length > MAX_ROWS) lines.push(`... and ${handles.length - MAX_ROWS} more (qtimers.pending() lists them all)`);
-    if (!withOrigins) lines.push('(qtimers.trackOrigins(true) at startup adds where each was created)');
+    lines.push(...table(header, rows, [true, false, true, true, true, false, false]));
+    if (all.length > MAX_ROWS) {
+      const rest = all.slice(MAX_ROWS).reduce((n, g) => n + g.count, 0);
+      lines.push(`... and ${plural(all.length - MAX_ROWS, 'more group')} (${rest} pending; qtimers.pending() lists them all)`);
+    }
+    if (!withOrigins) lines.push('(QTIMERS_ORIGINS=1 with -r qtimers/report, or qtimers.trackOrigins(true) at startup, adds where each was created)');
   }
   return lines.join('\n') + '\n';
 }

@@ -13,7 +13,8 @@
  * the native order); install() replaces nothing while fakes are on and says so through
  * isInstalled(); after the fakes are removed real timers, qtimers' included, fire no earlier
  * than asked and the process exits; uninstall() leaves Node's own functions in place, even
- * when it was called while fakes were over qtimers'.
+ * when it was called while fakes were over qtimers'; no QTIMERS_NOT_INSTALLED warning (that is
+ * for wrappers such as APM agents, test-agents.js).
  */
 'use strict';
 
@@ -58,6 +59,8 @@ function finished(name) {
   const r = results[name];
   const why = r.timedOut ? 'did not exit (killed by the watchdog)' : r.signal ? 'died of ' + r.signal : 'exit code ' + r.code;
   assert.ok(!r.timedOut && r.code === 0, `${name}: ${why}; stdout: ${r.out.slice(-1500)} stderr: ${r.err.slice(-1500)}`);
+  // fakes holding the timers are a test's intent: install() leaves them without a warning
+  assert.ok(!/QTIMERS_NOT_INSTALLED/.test(r.out + r.err), `${name}: warned about the fakes: ${r.err.slice(-1500)}`);
   return r;
 }
 
