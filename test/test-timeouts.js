@@ -71,21 +71,31 @@ function interleaved(count, base) {
   }
 }
 interleaved(2000, N);
+// the second section must run before any of the 300 ms timers is due (a timer it revives or
+// clears must not have fired yet): under heavy load it can come late, which the run reports
+let late = false;
 setTimeout(() => {
+  late = order.some((i) => i >= 0);
   fired0.refresh();
   interleaved(1500, 2 * N);
 }, 100);
 const ring = typeof timers.find((timer) => !timer._destroyed)._idleNext === 'number';
-setTimeout(() => {
-  console.log(JSON.stringify({ ring, order, keptStart }));
-}, 2500);
+// at exit, when every timer has fired (under load the last ones can fire seconds late), written
+// at once: a large console.log to a pipe at exit is cut short
+process.on('exit', () => require('fs').writeSync(1, JSON.stringify({ ring, order, keptStart, late }) + require('os').EOL));
 `;
 
 /* run `program` natively and with qtimers: both exit 0, fire as many timers in the same order,
    and the qtimers run's delay is a ring; their printed JSON */
 function runBothInOrder(t, program) {
-  const native = child.runJson(program, { qtimers: false, timeout: 60000 });
-  const ours = child.runJson(program, { timeout: 60000 });
+  let native, ours;
+  // a run whose program says it came too late to be comparable (`late`) is repeated, up to 3 times
+  for (let tries = 0; tries < 3; tries++) {
+    native = child.runJson(program, { qtimers: false, timeout: 60000 });
+    ours = child.runJson(program, { timeout: 60000 });
+    if (!(native.json && native.json.late) && !(ours.json && ours.json.late)) break;
+  }
+  t.ok(!native.json.late && !ours.json.late, 'both runs on time');
   t.equal(native.status, 0, native.stderr);
   t.equal(ours.status, 0, ours.stderr);
   t.strictEqual(ours.json.ring, true, 'the delay became a ring');
