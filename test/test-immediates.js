@@ -110,7 +110,7 @@ module.exports = {
 
   'an immediate queued when the turn cannot run it any more takes its place among Node\'s as natively': function(t) {
     const native = child.runJson(INTERLEAVED_PROGRAM, { qtimers: false, timeout: 30000 });
-    const ours = child.runJson(INTERLEAVED_PROGRAM, { qtimers: false, env: { WITH_QTIMERS: '1' }, timeout: 30000 });
+    const ours = child.runJson(INTERLEAVED_PROGRAM, { qtimers: false, expect: 'qtimers', env: { WITH_QTIMERS: '1' }, timeout: 30000 });
     t.equal(native.status, 0, native.stderr);
     t.equal(ours.status, 0, ours.stderr);
     t.equal(native.json.length, 121, 'every callback ran natively');
