@@ -5,14 +5,16 @@
  *     setInterval, timers/promises, scheduler.wait) fires no sooner than its delay after the
  *     arming call, give or take Node's 1 ms granularity; and not later than native does
  *   - each delay, junk ones too (NaN, negative, Infinity, above 2^31-1, strings, objects), takes
- *     as long as natively, with the same warnings: medians over 40 timers of each, within 0.5 ms
+ *     as long as natively, with the same warnings: the 10th percentile over 60 timers of each
+ *     within 0.5 ms of native's
  *   - intervals keep their period when their callback works 0, 30 or 60 ms of a 40 ms period,
- *     and a 5 ms interval's median period over 100 periods is native's within 0.5 ms
+ *     and a 5 ms interval's 10th percentile period over 100 periods is native's within 0.5 ms
  *   - a chain of 5 ms immediates delays timeouts and socket data no more than natively
  * Only "not early" is absolute; lateness and periods are compared with native's, from runs made
  * side by side, with margins a loaded two-core machine keeps.  The tight ones (0.5 ms, so that
- * 1 ms of added lateness or of drift per period fails) compare medians of many timers, the
- * better of two runs each.  The children run in before(), two at a time, each with a watchdog,
+ * 1 ms of added lateness or of drift per period fails) compare a low percentile of many timers,
+ * the better of two runs each: load only adds lateness, and moved the medians of a 5 ms
+ * interval by 1-1.5 ms at a load average of 9 on two cores.  The children run in before(), two at a time, each with a watchdog,
  * and each must have run on what it was meant to (test/helpers/probe.js).
  */
 'use strict';
@@ -108,14 +110,16 @@ module.exports = {
     for (const work of ['0', '30', '60']) {
       const n = resultOf(t, `periods ${work}`, 'native');
       const q = resultOf(t, `periods ${work}`, 'qtimers');
-      const show = `40 ms interval working ${work} ms: median period qtimers ${q.median.toFixed(2)} ms (mean ${q.mean.toFixed(2)}), native ${n.median.toFixed(2)} ms (mean ${n.mean.toFixed(2)})`;
-      t.ok(q.median >= 39, 'not early: ' + show);
-      t.ok(Math.abs(q.median - n.median) <= 5, show);
+      // the 10th percentile: these children run one after the other, and a load average of 9-14
+      // on two cores moved their medians apart by 6-8 ms; load only lengthens a period
+      const show = `40 ms interval working ${work} ms: period p10 qtimers ${q.low.toFixed(2)} ms (median ${q.median.toFixed(2)}), native ${n.low.toFixed(2)} ms (median ${n.median.toFixed(2)})`;
+      t.ok(q.low >= 39, 'not early: ' + show);
+      t.ok(Math.abs(q.low - n.low) <= 5, show);
     }
     t.done();
   },
 
-  'every delay, junk ones too, takes as long as natively (medians within 0.5 ms) and warns as natively': function(t) {
+  'every delay, junk ones too, takes as long as natively (within 0.5 ms) and warns as natively': function(t) {
     const runs = { native: [1, 2].map((i) => resultOf(t, `lateness ${i}`, 'native')),
       qtimers: [1, 2].map((i) => resultOf(t, `lateness ${i}`, 'qtimers')) };
     for (const impl of ['native', 'qtimers']) {
@@ -127,19 +131,20 @@ module.exports = {
     const kinds = Object.keys(runs.native[0].medians);
     t.equal(kinds.length, 19, 'every delay measured');
     for (const kind of kinds) {
-      const n = Math.min(...runs.native.map((r) => r.medians[kind]));
-      const q = Math.min(...runs.qtimers.map((r) => r.medians[kind]));
-      t.ok(Math.abs(q - n) <= 0.5, `setTimeout(f, ${kind}): median elapsed qtimers ${q.toFixed(2)} ms, native ${n.toFixed(2)} ms`);
+      const n = Math.min(...runs.native.map((r) => r.lows[kind]));
+      const q = Math.min(...runs.qtimers.map((r) => r.lows[kind]));
+      const medians = runs.qtimers.concat(runs.native).map((r) => r.medians[kind].toFixed(2)).join(', ');
+      t.ok(Math.abs(q - n) <= 0.5, `setTimeout(f, ${kind}): elapsed p10 qtimers ${q.toFixed(2)} ms, native ${n.toFixed(2)} ms (medians ${medians})`);
     }
     t.done();
   },
 
-  'a 5 ms interval\'s median period over 100 periods is native\'s within 0.5 ms': function(t) {
-    const best = (impl) => Math.min(...[1, 2].map((i) => resultOf(t, `interval 5 ms ${i}`, impl).median));
+  'a 5 ms interval\'s period over 100 periods is native\'s within 0.5 ms': function(t) {
+    const best = (impl) => Math.min(...[1, 2].map((i) => resultOf(t, `interval 5 ms ${i}`, impl).low));
     const n = best('native');
     const q = best('qtimers');
     t.ok(q >= 4, `not early: ${q.toFixed(2)} ms`);
-    t.ok(Math.abs(q - n) <= 0.5, `median period qtimers ${q.toFixed(2)} ms, native ${n.toFixed(2)} ms`);
+    t.ok(Math.abs(q - n) <= 0.5, `period p10 qtimers ${q.toFixed(2)} ms, native ${n.toFixed(2)} ms`);
     t.done();
   },
 
