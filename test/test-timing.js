@@ -5,16 +5,16 @@
  *     setInterval, timers/promises, scheduler.wait) fires no sooner than its delay after the
  *     arming call, give or take Node's 1 ms granularity; and not later than native does
  *   - each delay, junk ones too (NaN, negative, Infinity, above 2^31-1, strings, objects), takes
- *     as long as natively, with the same warnings: the 10th percentile over 60 timers of each
- *     within 0.5 ms of native's
+ *     as long as natively, with the same warnings: 60 timers of each, the 10th percentile or
+ *     the median within 0.5 ms of native's (see pairsAgree)
  *   - intervals keep their period when their callback works 0, 30 or 60 ms of a 40 ms period,
- *     and a 5 ms interval's 10th percentile period over 100 periods is native's within 0.5 ms
+ *     and a 5 ms interval's period over 100 periods is native's within 0.5 ms (its 10th
+ *     percentile, in one of up to four pairs of runs)
  *   - a chain of 5 ms immediates delays timeouts and socket data no more than natively
  * Only "not early" is absolute; lateness and periods are compared with native's, from runs made
  * side by side, with margins a loaded two-core machine keeps.  The tight ones (0.5 ms, so that
- * 1 ms of added lateness or of drift per period fails) compare a low percentile of many timers,
- * the better of two runs each: load only adds lateness, and moved the medians of a 5 ms
- * interval by 1-1.5 ms at a load average of 9 on two cores.  The children run in before(), two at a time, each with a watchdog,
+ * 1 ms of added lateness or of drift per period fails) compare figures of many timers from
+ * pairs of runs made at once, and repeat a pair rather than widen the margin (pairsAgree).  The children run in before(), two at a time, each with a watchdog,
  * and each must have run on what it was meant to (test/helpers/probe.js).
  */
 'use strict';
@@ -48,11 +48,71 @@ function median(list) {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
-function resultOf(t, name, impl) {
-  const r = results[`${name} ${impl}`];
+// how far apart native's and qtimers' figures may be where 1 ms of added lateness or drift must fail
+const TIGHT_MS = 0.5;
+// how many side-by-side pairs of a tight comparison may be run before a figure counts as differing
+const MAX_PAIRS = 4;
+
+function near(native, ours) {
+  return Math.abs(ours - native) <= TIGHT_MS;
+}
+
+/* run PROGRAMS[`${name} 1`] natively and with qtimers at once; done([native, qtimers]) or done(error) */
+function runPair(name, done) {
+  const [file, args] = PROGRAMS[`${name} 1`];
+  const pair = {};
+  for (const impl of ['native', 'qtimers']) {
+    child.spawn(process.execPath, [path.join(FIXTURES, file), impl].concat(args), 30000, (r) => {
+      r.json = child.lastJson(r.out);
+      pair[impl] = r;
+      if (!pair.native || !pair.qtimers) return;
+      try {
+        done([judged(`${name} again`, 'native', pair.native), judged(`${name} again`, 'qtimers', pair.qtimers)]);
+      } catch (err) {
+        done(err);
+      }
+    });
+  }
+}
+
+/*
+ * The tight comparisons: each key (a delay, a period) must agree, native against qtimers, in
+ * one pair of runs made side by side, by its 10th percentile or its median (load moves medians
+ * up, and natively a stale loop clock moves a low end down: a spell of either can part one
+ * figure of one pair; a real difference parts both, in every pair).  Pairs are added, up to
+ * MAX_PAIRS, while a key has no agreeing pair: runs are repeated, the margin stays.
+ */
+function pairsAgree(t, name, runs, keys, agree, message, show) {
+  const pairs = runs.slice();
+  const check = () => {
+    const differing = keys.filter((key) => !pairs.some(([n, q]) => agree(n, q, key)));
+    if (differing.length > 0 && pairs.length < MAX_PAIRS) {
+      return runPair(name, (pair) => {
+        if (pair instanceof Error) {
+          t.ok(false, pair.message);
+          return t.done();
+        }
+        pairs.push(pair);
+        check();
+      });
+    }
+    for (const key of keys) {
+      t.ok(!differing.includes(key), message(key, pairs.map(([n, q]) => show(n, q, key)).join('; ')));
+    }
+    t.done();
+  };
+  check();
+}
+
+/* a finished child's result, once it ran on what it was meant to */
+function judged(name, impl, r) {
   assert.ok(r && r.json, `${name} ${impl}: no result (code ${r && r.code}, timed out ${r && r.timedOut}): ${r && r.err}`);
   assert.strictEqual(r.installed, impl === 'qtimers', `${name} ${impl}: qtimers ${r.installed ? 'was' : 'was not'} in place`);
   return r.json;
+}
+
+function resultOf(t, name, impl) {
+  return judged(name, impl, results[`${name} ${impl}`]);
 }
 
 module.exports = {
@@ -120,32 +180,29 @@ module.exports = {
   },
 
   'every delay, junk ones too, takes as long as natively (within 0.5 ms) and warns as natively': function(t) {
-    const runs = { native: [1, 2].map((i) => resultOf(t, `lateness ${i}`, 'native')),
-      qtimers: [1, 2].map((i) => resultOf(t, `lateness ${i}`, 'qtimers')) };
-    for (const impl of ['native', 'qtimers']) {
-      for (const run of runs[impl]) t.deepEqual(run.warnings, runs.native[0].warnings, `${impl}: the same warnings, as often`);
+    const runs = [1, 2].map((i) => [resultOf(t, `lateness ${i}`, 'native'), resultOf(t, `lateness ${i}`, 'qtimers')]);
+    const warned = runs[0][0].warnings;
+    for (const [n, q] of runs) {
+      t.deepEqual(n.warnings, warned, 'natively, the same warnings in each run');
+      t.deepEqual(q.warnings, warned, 'qtimers: the same warnings as natively, as often');
     }
     // the fixture must provoke warnings, or the comparison proves nothing (Node 24 also warns of NaN and negatives)
-    const warned = Object.keys(runs.native[0].warnings);
-    t.ok(warned.some((w) => /^TimeoutOverflowWarning: 2147483648 /.test(w)), 'natively, 2^31 warns: ' + JSON.stringify(warned));
-    const kinds = Object.keys(runs.native[0].medians);
+    t.ok(Object.keys(warned).some((w) => /^TimeoutOverflowWarning: 2147483648 /.test(w)), 'natively, 2^31 warns: ' + JSON.stringify(warned));
+    const kinds = Object.keys(runs[0][0].medians);
     t.equal(kinds.length, 19, 'every delay measured');
-    for (const kind of kinds) {
-      const n = Math.min(...runs.native.map((r) => r.lows[kind]));
-      const q = Math.min(...runs.qtimers.map((r) => r.lows[kind]));
-      const medians = runs.qtimers.concat(runs.native).map((r) => r.medians[kind].toFixed(2)).join(', ');
-      t.ok(Math.abs(q - n) <= 0.5, `setTimeout(f, ${kind}): elapsed p10 qtimers ${q.toFixed(2)} ms, native ${n.toFixed(2)} ms (medians ${medians})`);
-    }
-    t.done();
+    const agree = (n, q, kind) => near(n.lows[kind], q.lows[kind]) || near(n.medians[kind], q.medians[kind]);
+    const show = (n, q, kind) => `p10 ${q.lows[kind].toFixed(2)}/${n.lows[kind].toFixed(2)}, median ${q.medians[kind].toFixed(2)}/${n.medians[kind].toFixed(2)}`;
+    pairsAgree(t, 'lateness', runs, kinds, agree, (kind, shown) => `setTimeout(f, ${kind}): elapsed ms qtimers/native ${shown}`, show);
   },
 
   'a 5 ms interval\'s period over 100 periods is native\'s within 0.5 ms': function(t) {
-    const best = (impl) => Math.min(...[1, 2].map((i) => resultOf(t, `interval 5 ms ${i}`, impl).low));
-    const n = best('native');
-    const q = best('qtimers');
-    t.ok(q >= 4, `not early: ${q.toFixed(2)} ms`);
-    t.ok(Math.abs(q - n) <= 0.5, `period p10 qtimers ${q.toFixed(2)} ms, native ${n.toFixed(2)} ms`);
-    t.done();
+    const runs = [1, 2].map((i) => [resultOf(t, `interval 5 ms ${i}`, 'native'), resultOf(t, `interval 5 ms ${i}`, 'qtimers')]);
+    for (const [, q] of runs) t.ok(q.low >= 4, `not early: ${q.low.toFixed(2)} ms`);
+    // the low end only: an interval restarts from its callback's start, so no stale clock
+    // lowers native's, while load moved these medians apart by 1-1.5 ms
+    const agree = (n, q) => near(n.low, q.low);
+    const show = (n, q) => `p10 ${q.low.toFixed(2)}/${n.low.toFixed(2)}, median ${q.median.toFixed(2)}/${n.median.toFixed(2)}`;
+    pairsAgree(t, 'interval 5 ms', runs, ['period'], agree, (key, shown) => `period ms qtimers/native ${shown}`, show);
   },
 
   'a chain of 5 ms immediates delays timeouts and socket data no more than natively': function(t) {
