@@ -8,17 +8,23 @@
 
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { ROOT, PRELOAD } = require('./helpers/child');
+const { ROOT, PRELOAD, probe, expectImpl } = require('./helpers/child');
 
 const REPORT_PRELOAD = path.join(ROOT, 'lib', 'report-preload.js');
 const WATCHDOG_MS = 20000;
 
-/* the snippet natively ('native'), with qtimers ('qtimers') or with the report preload ('report') */
+/*
+ * the snippet natively ('native'), with qtimers ('qtimers') or with the report preload
+ * ('report'), which must have run on what it says (test/helpers/probe.js)
+ */
 function run(mode, source) {
-  const argv = mode === 'report' ? ['-r', REPORT_PRELOAD] : mode === 'qtimers' ? ['-r', PRELOAD] : [];
+  const seen = probe();
+  const argv = seen.argv.concat(mode === 'report' ? ['-r', REPORT_PRELOAD] : mode === 'qtimers' ? ['-r', PRELOAD] : []);
   argv.push('-e', `const ROOT = ${JSON.stringify(ROOT)};\n${source}`);
-  const res = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: WATCHDOG_MS });
-  return { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, timedOut: res.error !== undefined };
+  const res = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: WATCHDOG_MS, env: Object.assign({}, process.env, seen.env) });
+  const out = { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, timedOut: res.error !== undefined,
+    installed: seen.installed(res.pid) };
+  return expectImpl(out, mode === 'native' ? 'native' : 'qtimers');
 }
 
 /* the same snippet in all three modes: the same status, stdout, and (but for the report) stderr */
