@@ -19,7 +19,7 @@ const MUTANTS = {
     file: 'lib/install.js',
     from: '  if (saved === null) saved = [];\n',
     to: '  if (saved === null) saved = [];\n  if (saved.length === 0) return qtimers;\n',
-    tests: ['test-timing', 'test-ids', 'test-context', 'test-async-hooks', 'test-otel', 'test-errors'],
+    tests: ['test-timing', 'test-ids', 'test-context', 'test-async-hooks', 'test-otel', 'test-errors', 'test-report'],
   },
   'every timeout 2 ms late': {
     file: 'lib/timeouts.js',
