@@ -11,7 +11,7 @@ const { runJson } = require('./helpers/child');
 // natively, with qtimers loaded by the program where LOAD() stands, and with qtimers preloaded
 function allThree(t, source) {
   const native = runJson(source.replace('LOAD()', ''), { qtimers: false });
-  const after = runJson(source.replace('LOAD()', 'require(ROOT)'), { qtimers: false });
+  const after = runJson(source.replace('LOAD()', 'require(ROOT)'), { qtimers: false, expect: 'qtimers' });
   const preloaded = runJson(source.replace('LOAD()', ''));
   t.equal(native.status, 0, native.stderr);
   t.ok(native.json !== undefined, native.stdout);
@@ -177,7 +177,7 @@ module.exports = {
       setTimeout(() => { throw new Error('outside'); }, 2);
     `;
     const native = runJson(source.replace('LOAD()', ''), { qtimers: false });
-    const ours = runJson(source.replace('LOAD()', 'require(ROOT)'), { qtimers: false });
+    const ours = runJson(source.replace('LOAD()', 'require(ROOT)'), { qtimers: false, expect: 'qtimers' });
     t.equal(native.status, 1);
     t.equal(ours.status, native.status, ours.stderr);
     t.equal(ours.stdout, native.stdout);

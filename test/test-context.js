@@ -18,7 +18,7 @@ function both(t, source) {
 /* natively, and with qtimers loaded by the program itself where it reads LATE_LOAD */
 function lateLoad(t, source) {
   const native = runJson(source, { qtimers: false });
-  const ours = runJson(source, { qtimers: false, env: { LATE_LOAD: '1' } });
+  const ours = runJson(source, { qtimers: false, expect: 'qtimers', env: { LATE_LOAD: '1' } });
   t.equal(native.status, 0, native.stderr);
   t.equal(ours.status, 0, ours.stderr);
   t.deepEqual(ours.json, native.json);
@@ -185,7 +185,7 @@ module.exports = {
       });
       setImmediate(() => log.push('outside:' + als.getStore()));
       process.on('exit', () => console.log(JSON.stringify(log.sort())));
-    `, { qtimers: false });
+    `, { qtimers: false, expect: 'qtimers' });
     t.equal(res.status, 0, res.stderr);
     t.deepEqual(res.json, ['immediate:outer', 'outside:undefined', 'timeout:outer']);
     t.done();
@@ -254,7 +254,7 @@ module.exports = {
       process.on('exit', () => console.log(JSON.stringify(log.sort())));
     `;
     const native = runJson(source.replace('LOAD()', ''), { qtimers: false });
-    const ours = runJson(source.replace('LOAD()', 'require(ROOT);'), { qtimers: false });
+    const ours = runJson(source.replace('LOAD()', 'require(ROOT);'), { qtimers: false, expect: 'qtimers' });
     t.equal(native.status, 0, native.stderr);
     t.equal(ours.status, 0, ours.stderr);
     t.deepEqual(ours.json, native.json);
@@ -301,7 +301,7 @@ module.exports = {
     // load to learn which hook was Node's)
     const fixture = require('path').join(__dirname, 'fixtures', 'context', 'no-hooks.js');
     const native = child.runFileJson(fixture, { qtimers: false, args: ['native'] });
-    const required = child.runFileJson(fixture, { qtimers: false, args: ['require', child.ROOT] });
+    const required = child.runFileJson(fixture, { qtimers: false, expect: 'qtimers', args: ['require', child.ROOT] });
     const none = { enable: 0, run: 0, enterWith: 0 };
     t.equal(native.status, 0, native.stderr);
     t.deepEqual(native.json, none, 'natively');
@@ -323,7 +323,7 @@ module.exports = {
         seen.push(als.getStore(), Error.stackTraceLimit);
         console.log(JSON.stringify(seen));
       }, 1));
-    `, { qtimers: false });
+    `, { qtimers: false, expect: 'qtimers' });
     t.equal(res.status, 0, res.stderr);
     t.deepEqual(res.json, ['store', 7]);
     t.done();

@@ -102,11 +102,12 @@ module.exports = {
 
   'after a throwing timeout the due ones run right after the handler, before its immediate, as native': function(t) {
     // the handler queues an immediate; Node runs the rest of the due timeouts first
-    const program = (bThrows) => `
+    // (or, with `tick`, a nextTick)
+    const program = (bThrows, tick) => `
       const log = [];
       process.on('uncaughtException', (e) => {
         log.push('handler ' + e.message);
-        setImmediate(() => log.push('immediate after ' + e.message));
+        ${tick ? "process.nextTick(() => log.push('tick after ' + e.message));" : "setImmediate(() => log.push('immediate after ' + e.message));"}
       });
       // start right after a millisecond tick, so that the three share their start and expiry
       const t0 = Math.floor(performance.now());
@@ -151,6 +152,12 @@ module.exports = {
     const firstLate = ['A', 'handler A', 'immediate after A', 'B', 'handler B', 'C', 'immediate after B'];
     expect(program(false), true, [one, afterFirst], 'one throw, qtimers');
     expect(program(true), true, [two, secondLate, firstLate], 'two throws, qtimers');
+    // afterFirst is also what no resume at all gives (the rest waits for the next timers
+    // phase).  The handler's nextTick tells them apart: the resume, queued before it, runs B
+    // first, and then, as natively, the ticks between B and C; with no resume the tick runs first.
+    const tickOrder = ['A', 'handler A', 'B', 'tick after A', 'C'];
+    expect(program(false, true), false, [tickOrder], 'one throw, a tick from the handler, native');
+    expect(program(false, true), true, [tickOrder], 'one throw, a tick from the handler, qtimers');
     t.done();
   },
 

@@ -10,7 +10,7 @@ module.exports = {
       require(ROOT);
       process.on('exit', (code) => console.log('exit', code, Date.now() - start >= 999));
       setTimeout(process.exit, 1000);
-    `, { qtimers: false });
+    `, { qtimers: false, expect: 'qtimers' });
     t.equal(res.status, 0, res.stderr);
     t.equal(res.stdout.trim(), 'exit 0 true');
     t.done();
@@ -22,7 +22,7 @@ module.exports = {
       const t = setTimeout(() => console.log('fired'), 1000);
       t.unref();
       process.on('exit', () => console.log('exit'));
-    `, { qtimers: false });
+    `, { qtimers: false, expect: 'qtimers' });
     t.equal(res.status, 0, res.stderr);
     t.equal(res.stdout.trim(), 'exit', 'exited without running the timer');
     t.done();
@@ -32,7 +32,7 @@ module.exports = {
     const res = run(`
       require(ROOT);
       for (let i = 0; i < 100; i++) setImmediate(function() { process.stdout.write('.'); });
-    `, { qtimers: false });
+    `, { qtimers: false, expect: 'qtimers' });
     t.equal(res.status, 0, res.stderr);
     t.equal(res.stdout, '.'.repeat(100));
     t.done();
@@ -47,7 +47,7 @@ module.exports = {
         function loop() { calls++; if (--nleft > 0) setImmediate(loop); }
         loop();
         process.on('exit', () => console.log(calls, nleft));
-      `, { qtimers: false, timeout: 60000 });
+      `, { qtimers: false, expect: 'qtimers', timeout: 60000 });
       t.equal(res.status, 0, res.stderr);
       t.equal(res.stdout.trim(), '1000000 0', 'maxTickDepth ' + depth);
     }
@@ -61,7 +61,7 @@ module.exports = {
       function loop(nleft) { last = nleft; if (--nleft > 0) setImmediate(loop, nleft); }
       loop(1000000);
       process.on('exit', () => console.log(last));
-    `, { qtimers: false, timeout: 60000 });
+    `, { qtimers: false, expect: 'qtimers', timeout: 60000 });
     t.equal(res.status, 0, res.stderr);
     t.equal(res.stdout.trim(), '1');
     t.done();

@@ -75,7 +75,7 @@ module.exports = {
       clearTimeout(earlyId);                        // qtimers' clearTimeout, the native id
       for (let i = 1; i < 50; i++) nodeTimers.clearTimeout(ourIds[i]);   // after install, also ours
       setTimeout(() => console.log(JSON.stringify(out)), 40);
-    `, { qtimers: false, timeout: 30000 });
+    `, { qtimers: false, expect: 'qtimers', timeout: 30000 });
     t.equal(res.status, 0, res.stderr);
     t.deepEqual(res.json, ['distinct true', 'ours fired']);
     t.done();
@@ -101,7 +101,7 @@ module.exports = {
       for (let i = 1; i < 50; i++) qtimers.clearTimeout(nativeIds[i]);
       setTimeout(() => console.log(JSON.stringify(out)), 40);
     `;
-    const res = runJson(source, { timeout: 30000 });
+    const res = runJson(source, { timeout: 30000, expect: null });   // it uninstalls
     t.equal(res.status, 0, res.stderr);
     t.deepEqual(res.json, ['distinct true', 'node cleared ours: false', 'native fired', 'kept fired']);
     t.done();

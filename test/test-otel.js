@@ -7,18 +7,21 @@
 
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { PRELOAD } = require('./helpers/child');
+const { PRELOAD, probe, expectImpl } = require('./helpers/child');
 
 const FIXTURE = path.join(__dirname, 'fixtures/context/otel.js');
 const WATCHDOG_MS = 20000;
 
+/* what the fixture saw, from a child that must have run on qtimers unless `load` is 'native' */
 function observe(manager, load) {
-  const argv = load === 'preload' ? ['-r', PRELOAD, FIXTURE, manager, load] : [FIXTURE, manager, load];
-  const res = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: WATCHDOG_MS });
+  const seen = probe();
+  const argv = seen.argv.concat(load === 'preload' ? ['-r', PRELOAD, FIXTURE, manager, load] : [FIXTURE, manager, load]);
+  const res = spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: WATCHDOG_MS, env: Object.assign({}, process.env, seen.env) });
   const lines = (res.stdout || '').trim().split('\n');
-  let seen;
-  try { seen = JSON.parse(lines[lines.length - 1]); } catch (err) { seen = undefined; }
-  return { status: res.status, signal: res.signal, stderr: res.stderr, seen };
+  let saw;
+  try { saw = JSON.parse(lines[lines.length - 1]); } catch (err) { saw = undefined; }
+  const out = { status: res.status, signal: res.signal, stderr: res.stderr, seen: saw, installed: seen.installed(res.pid) };
+  return expectImpl(out, load === 'native' ? 'native' : 'qtimers');
 }
 
 function compare(t, manager) {

@@ -132,6 +132,7 @@ function traceOf(t, fn, impl) {
   t.ok(r && r.json, `${fn} ${impl}: no trace (exit ${r && r.code}, timed out ${r && r.timedOut}): ${r && r.err}`);
   if (!(r && r.json)) return [];
   t.equal(r.json.implementation, impl, `${fn}: the ${impl} child ran ${r.json.implementation}`);
+  t.equal(r.installed, impl === 'qtimers', `${fn}: qtimers ${r.installed ? 'was' : 'was not'} in place in the ${impl} child`);
   t.equal(r.code, 0, r.err);
   return r.json.scenarios;
 }

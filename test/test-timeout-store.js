@@ -6,8 +6,11 @@
 
 const { TimeoutStore } = require('../lib/timeout-store');
 
+// each timer carries its own id, so that two drained timers never look alike: an order test
+// compared with deepEqual then fails on any permutation
+let ids = 0;
 function timer(start) {
-  return { _idlePrev: null, _idleNext: null, _idleStart: start };
+  return { id: ++ids, _idlePrev: null, _idleNext: null, _idleStart: start };
 }
 
 /* a store whose lists become rings after `ringAfter` restarts when they hold `minTimers` */

@@ -5,27 +5,72 @@
 
 const childProcess = require('child_process');
 const { spawnSync } = childProcess;
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '../..');
 const PRELOAD = path.join(ROOT, 'index.js');
+const PROBE = path.join(__dirname, 'probe.js');
 
-/* node [-r qtimers] [nodeArgs] ...program ...args, synchronously, with a timeout */
+/*
+ * probe(): node arguments that preload test/helpers/probe.js before anything else, the
+ * environment it reports through, and installed(pid): whether qtimers was in place when that
+ * child exited (true or false; undefined if it did not get to say, e.g. killed)
+ */
+let probes = 0;
+function probe() {
+  const file = path.join(os.tmpdir(), `qtimers-probe-${process.pid}-${++probes}`);
+  return {
+    argv: ['-r', PROBE],
+    env: { QTIMERS_TEST_PROBE: file },
+    installed(pid) {
+      let lines = [];
+      try { lines = fs.readFileSync(file, 'utf8').split('\n'); } catch (err) { return undefined; }
+      fs.rmSync(file, { force: true });
+      const line = lines.find((l) => l.split(' ')[0] === String(pid));
+      return line === undefined ? undefined : line.split(' ')[1] === 'true';
+    },
+  };
+}
+
+/*
+ * expectImpl(res, expect): throw unless the child ran on what `expect` says, 'qtimers' or
+ * 'native' (null: either, for a program that uninstalls or is meant to fail to install)
+ */
+function expectImpl(res, expect) {
+  // killed by a signal: it could not say (the caller sees the signal)
+  if (expect === null || (res.installed === undefined && res.signal)) return res;
+  if (res.installed !== (expect === 'qtimers')) {
+    throw new Error(`the child was meant to run on ${expect} but qtimers was ${res.installed === undefined ? 'not reported' : res.installed ? 'in place' : 'not in place'} at its exit (status ${res.status}, signal ${res.signal}): ${res.stderr}`);
+  }
+  return res;
+}
+
+/*
+ * node [probe] [-r qtimers] [nodeArgs] ...program ...args, synchronously, with a timeout.
+ * options.expect: what the child must run on at its exit, 'qtimers' or 'native' (by default
+ * 'qtimers' when preloaded, 'native' when not), or null: either (a program that uninstalls).
+ */
 function exec(program, args, options) {
-  const argv = [];
+  const seen = probe();
+  const argv = seen.argv.slice();
   if (options.qtimers !== false) argv.push('-r', PRELOAD);
   if (options.nodeArgs) argv.push(...options.nodeArgs);
   argv.push(...program, ...args);
   const res = spawnSync(process.execPath, argv, {
     encoding: 'utf8',
     timeout: options.timeout || 20000,
-    env: Object.assign({}, process.env, options.env || {}),
+    env: Object.assign({}, process.env, options.env || {}, seen.env),
   });
-  return { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, error: res.error };
+  const out = { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, error: res.error,
+    installed: seen.installed(res.pid) };
+  const expect = options.expect !== undefined ? options.expect : options.qtimers !== false ? 'qtimers' : 'native';
+  return expectImpl(out, expect);
 }
 
 /*
- * run(source, { qtimers: true, args: [], env: {}, timeout: 20000 })
+ * run(source, { qtimers: true, args: [], env: {}, timeout: 20000, expect })
  * The source runs as a CommonJS module (node -e), with `ROOT` defined as the repo path.
  */
 function run(source, options) {
@@ -69,12 +114,15 @@ function runFileJson(file, options) {
  * in ms, or { timeout, cwd, env, processGroup }: env is added to this process's environment,
  * and with processGroup the child leads a process group of its own, all of which the watchdog
  * kills (a test runner's workers too).  A child still running after the timeout is killed.
+ * When the command is this node, the probe is preloaded and `installed` says whether qtimers
+ * was in place at the child's exit (the caller knows which it meant).
  */
 function spawn(command, argv, limit, done) {
   const options = typeof limit === 'number' ? { timeout: limit } : limit;
-  const child = childProcess.spawn(command, argv, {
+  const seen = command === process.execPath ? probe() : null;
+  const child = childProcess.spawn(command, seen ? seen.argv.concat(argv) : argv, {
     cwd: options.cwd,
-    env: options.env ? Object.assign({}, process.env, options.env) : process.env,
+    env: Object.assign({}, process.env, options.env || {}, seen ? seen.env : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.processGroup === true,
   });
@@ -92,7 +140,7 @@ function spawn(command, argv, limit, done) {
   }, options.timeout);
   child.on('close', (code, signal) => {
     clearTimeout(timer);
-    done({ code, signal, timedOut, out, err });
+    done({ code, signal, timedOut, out, err, installed: seen ? seen.installed(child.pid) : undefined });
   });
 }
 
@@ -126,4 +174,4 @@ function twoAtATime(names, start, done) {
   launch();
 }
 
-module.exports = { run, runJson, runFile, runFileJson, spawn, lastJson, twoAtATime, ROOT, PRELOAD };
+module.exports = { run, runJson, runFile, runFileJson, spawn, lastJson, twoAtATime, probe, expectImpl, ROOT, PRELOAD };

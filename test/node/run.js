@@ -254,7 +254,9 @@ function summarize(tests, opts) {
       (opts.verbose ? '' : '  (-v shows their output)'));
   }
   console.log(`${counted.length - failed.length} passed, ${failed.length} failed`);
-  process.exitCode = failed.length ? 1 : 0;
+  // a run in which no test passed natively compared nothing: that is a failure, not a pass
+  if (!counted.length) console.log('no test passed natively: nothing was compared');
+  process.exitCode = failed.length || !counted.length ? 1 : 0;
 }
 
 module.exports = { declaredFlags, withPreload };

@@ -99,6 +99,15 @@ module.exports = {
     t.done();
   },
 
+  'a run in which no test passed natively compared nothing: it fails': function(t) {
+    const src = fakeSource('none-native', process.version);
+    const res = runRunner(['--only', 'native-fails|skip', '--timeout', '3'], { QTIMERS_NODE_SOURCE: src });
+    t.deepEqual(rows(res.out), { 'test-timers-native-fails.js': ['FAIL', 'FAIL'], 'test-timers-skip.js': ['skip', 'skip'] }, res.out);
+    t.ok(/\n0 passed, 0 failed\nno test passed natively: nothing was compared\n$/.test(res.out), res.out);
+    t.equal(res.status, 1);
+    t.done();
+  },
+
   '--mode node preloads qtimers with maxTickDepth = 0, and -v shows the failing run\'s output': function(t) {
     const src = fakeSource('mode', process.version);
     const res = runRunner(['--only', 'knob|pass', '--mode', 'node', '-v'], { QTIMERS_NODE_SOURCE: src });

@@ -1,0 +1,169 @@
+'use strict';
+// node test/mutants/plant.js [--keep] [NAME...]
+// Plants each bug below, one at a time, in a scratch copy of the repository (the tracked files,
+// node_modules linked; $QTIMERS_MUTANTS_DIR or the system's temp directory), runs the test
+// files that should catch it, and prints, per bug, the tests that failed: a bug no test catches
+// says so.  The suite proves its worth by this; the copy is removed unless --keep.
+// Exit status 1 if any bug went uncaught.  Slow (a minute or two per bug): not part of npm test.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const ROOT = path.resolve(__dirname, '../..');
+
+// name -> { file, from, to, tests }: `from` must occur in `file` exactly once
+const MUTANTS = {
+  'install() replaces nothing': {
+    file: 'lib/install.js',
+    from: '  if (saved === null) saved = [];\n',
+    to: '  if (saved === null) saved = [];\n  if (saved.length === 0) return qtimers;\n',
+    tests: ['test-timing', 'test-ids', 'test-context', 'test-async-hooks', 'test-otel', 'test-errors', 'test-report'],
+  },
+  'every timeout 2 ms late': {
+    file: 'lib/timeouts.js',
+    from: '  store.append(timer, msecs);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs);',
+    to: '  store.append(timer, msecs + 2);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs + 2);',
+    tests: ['test-timing'],
+  },
+  'every timeout 1 ms late': {
+    file: 'lib/timeouts.js',
+    from: '  store.append(timer, msecs);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs);',
+    to: '  store.append(timer, msecs + 1);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs + 1);',
+    tests: ['test-timing'],
+  },
+  'an interval drifts +1 ms per period': {
+    file: 'lib/timeouts.js',
+    from: '      addTimeoutAt(timer, start);',
+    to: '      addTimeoutAt(timer, start + 1);',
+    tests: ['test-timing'],
+  },
+  'a NaN delay means 2 ms': {
+    file: 'lib/timers.js',
+    from: '    after = limits.min;\n  }\n  return after;',
+    to: '    after = after !== after ? 2 : limits.min;\n  }\n  return after;',
+    tests: ['test-timing'],
+  },
+  'equal expiry: the later start first': {
+    file: 'lib/timeout-store.js',
+    from: 'a.expiry === b.expiry && a.start < b.start',
+    to: 'a.expiry === b.expiry && a.start > b.start',
+    tests: ['test-timeout-store'],
+  },
+  'same delay: a linked list takes new timers at its front': {
+    file: 'lib/timeout-store.js',
+    from: '    const tail = this._idlePrev;\n    timer._idlePrev = tail;\n    timer._idleNext = this;\n    tail._idleNext = timer;\n    this._idlePrev = timer;',
+    to: '    const head = this._idleNext;\n    timer._idleNext = head;\n    timer._idlePrev = this;\n    head._idlePrev = timer;\n    this._idleNext = timer;',
+    tests: ['test-timeout-store'],
+  },
+  'same delay and start: a new timer goes ahead of the one before it': {
+    file: 'lib/timeout-store.js',
+    from: '    const tail = this._idlePrev;\n    timer._idlePrev = tail;',
+    to: '    let tail = this._idlePrev;\n    if (tail !== this && tail._idleStart === timer._idleStart) tail = tail._idlePrev;\n' +
+      '    timer._idlePrev = tail;\n    timer._idleNext = tail._idleNext;\n    tail._idleNext._idlePrev = timer;\n    tail._idleNext = timer;\n    return;',
+    tests: ['test-timeout-store'],
+  },
+  'setImmediate.maxTickDepth defaults to -100': {
+    file: 'lib/immediates.js',
+    from: '  maxTickDepth: -1000,',
+    to: '  maxTickDepth: -100,',
+    tests: ['test-immediates'],
+  },
+  'setImmediate.maxTurnMs defaults to 0.5': {
+    file: 'lib/immediates.js',
+    from: '  maxTurnMs: 0.05,',
+    to: '  maxTurnMs: 0.5,',
+    tests: ['test-immediates'],
+  },
+  'after a throwing timeout, no resume: the rest waits for the next timers phase': {
+    file: 'lib/timeouts.js',
+    from: '  if (section.drainSerial() !== resumeSerial) {',
+    to: '  if (section.drainSerial() !== resumeSerial || resumeNow === resumeNow) {',
+    tests: ['test-errors'],
+  },
+  'clearTimeout and clearInterval do nothing to an interval': {
+    file: 'lib/timeouts.js',
+    from: '  if (f & CLEARED) return;\n  if (timer._idlePrev !== null) {',
+    to: '  if (f & (CLEARED | REPEAT)) return;\n  if (timer._idlePrev !== null) {',
+    tests: ['test-timers', 'test-timeouts'],
+  },
+  'a timeout\'s unref() does nothing': {
+    file: 'lib/handles.js',
+    from: '    timeouts.unrefTimeout(this);\n',
+    to: '',
+    tests: ['test-timers', 'test-examples'],
+  },
+  'nextTicks are not drained between timeout callbacks': {
+    file: 'lib/timeouts.js',
+    from: '      if (ticksOwed) {\n        ticksOwed = false;\n        tickCallback();\n        continue;           // the ticks may have cleared, refreshed or added timers',
+    to: '      if (ticksOwed && !ticksOwed) {\n        ticksOwed = false;\n        tickCallback();\n        continue;           // the ticks may have cleared, refreshed or added timers',
+    tests: ['test-timers', 'test-timeouts'],
+  },
+  'two queued immediates run in reverse order': {
+    file: 'lib/immediate-queue.js',
+    from: '  push(item) {\n',
+    to: '  push(item) {\n    if (this.length === 1 && this.head === this.tail && this.head.count === 1) {\n' +
+      '      const older = this.head.slots[this.head.bottom];\n      this.head.slots[this.head.bottom] = item;\n      item = older;\n    }\n',
+    tests: ['test-immediates', 'test-immediate-queue', 'test-timers'],
+  },
+};
+
+/* a scratch copy of the tracked files, with node_modules linked */
+function copyRepo(dir) {
+  const files = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  for (const file of files) {
+    const to = path.join(dir, file);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    if (fs.existsSync(path.join(ROOT, file))) fs.copyFileSync(path.join(ROOT, file), to);
+  }
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+}
+
+/* the names of the tests a qnit run reports as failed; an uncaught error ends the run: then its
+   message and the last test that passed before it (the failing one is usually the next) */
+function failedTests(out) {
+  const lines = out.split('\n');
+  const failed = lines.filter((line) => /^ X /.test(line)).map((line) => line.slice(3).replace(/ \([\d.]+ms\)$/, ''));
+  const uncaught = lines.indexOf('uncaught error');
+  if (uncaught >= 0) {
+    const passed = lines.slice(0, uncaught).filter((line) => /^ - /.test(line)).pop();
+    failed.push(`uncaught ${lines[uncaught + 1]} (after "${passed ? passed.slice(3).replace(/ \([\d.]+ms\)$/, '') : 'none'}")`);
+  }
+  return failed;
+}
+
+function plant(name, mutant, keep) {
+  const dir = fs.mkdtempSync(path.join(process.env.QTIMERS_MUTANTS_DIR || os.tmpdir(), 'qtimers-mutant-'));
+  try {
+    copyRepo(dir);
+    const file = path.join(dir, mutant.file);
+    const source = fs.readFileSync(file, 'utf8');
+    if (source.split(mutant.from).length !== 2) throw new Error(`${name}: the text to change is not in ${mutant.file} exactly once`);
+    fs.writeFileSync(file, source.replace(mutant.from, mutant.to));
+    const caught = [];
+    for (const test of mutant.tests) {
+      const res = spawnSync(process.execPath, [path.join(dir, 'node_modules', 'qnit', 'bin', 'qnit'), `test/${test}.js`],
+        { cwd: dir, encoding: 'utf8', timeout: 600000 });
+      const failed = failedTests(res.stdout + res.stderr);
+      if (res.status !== 0 && failed.length === 0) failed.push(`(exit ${res.status}${res.signal ? ' ' + res.signal : ''})`);
+      for (const t of failed) caught.push(`${test}.js: ${t}`);
+    }
+    return caught;
+  } finally {
+    if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+    else console.log(`  (kept: ${dir})`);
+  }
+}
+
+const keep = process.argv.includes('--keep');
+const names = process.argv.slice(2).filter((a) => a !== '--keep');
+let uncaught = 0;
+for (const name of names.length ? names : Object.keys(MUTANTS)) {
+  if (!MUTANTS[name]) throw new Error(`no mutant named ${JSON.stringify(name)}`);
+  const caught = plant(name, MUTANTS[name], keep);
+  console.log(`${name}: ${caught.length ? 'caught by' : 'NOT CAUGHT'}`);
+  for (const line of caught) console.log(`  ${line}`);
+  if (!caught.length) uncaught += 1;
+}
+process.exitCode = uncaught ? 1 : 0;
