@@ -19,9 +19,13 @@
  *     disable() hides a store from callbacks already scheduled.  Its hasRef() is its timer's,
  *     so open-handle tools see exactly the timers that keep the process alive.
  * Where Node keeps stores in async context frames (Node >= 24, or 22 with the flag), a store
- * may have been entered before qtimers loaded, in continuations qtimers cannot see, so
- * resources is the mode from the start, unless qtimers provably loaded before any code of the
- * program's (the first preload, `node -r qtimers`): then it is learnt as below.  Elsewhere the mode is learnt by wrapping AsyncHook's
+ * entered before qtimers loaded may be current in continuations qtimers cannot see.  None can
+ * have been if Node's AsyncLocalStorage class was never loaded: from Node 22 on Node loads it
+ * lazily, on the first read of async_hooks.AsyncLocalStorage, and process.moduleLoadList says
+ * whether it did.  Then (`node -r qtimers`, `--import qtimers/register`, `require('qtimers')`
+ * or `import 'qtimers/install'` on an app's first line) the mode is learnt at the class's
+ * run() and enterWith(), the only doors to a frame that holds a store; else it is resources
+ * from the start.  Hooks, domains and (before frames) stores are learnt by wrapping AsyncHook's
  * enable(), the one door every hook, every domain and the first AsyncLocalStorage store pass
  * through, whether their module was loaded before qtimers or after; hooks already enabled when
  * qtimers loads show on promises (an init hook stamps async ids on them).  The mode only goes up.
@@ -34,11 +38,24 @@
  */
 'use strict';
 
+const proc = process;
+
+/*
+ * whether Node's AsyncLocalStorage class may have been used before qtimers loaded: it has been
+ * loaded (its own module, from Node 22 on), or that cannot be told.  Read before anything here
+ * reads the class, which loads it.
+ */
+function storageLoadedBefore() {
+  const loaded = proc.moduleLoadList;
+  if (!Array.isArray(loaded)) return true;
+  for (const name of loaded) if (name.startsWith('NativeModule internal/async_local_storage')) return true;
+  return false;
+}
+const storageUsedBefore = storageLoadedBefore();
+
 const asyncHooks = require('async_hooks');
-const path = require('path');
 const { AsyncResource, AsyncLocalStorage } = asyncHooks;
 
-const proc = process;
 const ReflectApply = Reflect.apply;
 const EMPTY = Object.freeze([]);
 
@@ -180,11 +197,11 @@ if (!state.programHooks) {
     return ReflectApply(original, this, arguments);
   });
   // async context frames: a store entered before we loaded may be current in any callback,
-  // unless nothing of the program's ran before we loaded; then the first store the program
-  // enters, through run() or enterWith() (the only doors to a frame that holds one), starts
-  // tracking before it is entered
+  // unless the class was never loaded before us; then the first store the program enters,
+  // through run() or enterWith() (withScope() calls enterWith()), starts tracking before it is
+  // entered
   if (storesInFrames) {
-    if (!loadedBeforeProgram()) raiseMode(RESOURCES);
+    if (storageUsedBefore) raiseMode(RESOURCES);
     else {
       for (const name of ['run', 'enterWith']) {
         wrap(AsyncLocalStorage.prototype, name, (original) => function storeEntered() {
@@ -194,21 +211,6 @@ if (!state.programHooks) {
       }
     }
   }
-}
-
-/*
- * whether qtimers provably loaded before any code of the program's: as a preload (`node -r
- * qtimers app.js`: the main module is not loading yet, a script will be), with no module but
- * qtimers' own loaded so far, no code given on the command line and no ES module loader or
- * import that could have run first.  Then no store can have been entered before us, and every
- * one entered later passes through the wrappers: tracking can start when one is.
- */
-function loadedBeforeProgram() {
-  if (require.main !== undefined || typeof proc.argv[1] !== 'string') return false;
-  const root = path.dirname(__dirname) + path.sep;
-  for (const file of Object.keys(require.cache)) if (!file.startsWith(root)) return false;
-  const options = proc.execArgv.concat(String(proc.env.NODE_OPTIONS || '').split(/\s+/));
-  return !options.some((option) => /^(-e|-p|--eval|--print|--import|--loader|--experimental-loader)(=|$)/.test(option));
 }
 
 // ---------------------------------------------------------------- capturing and running

@@ -278,20 +278,43 @@ module.exports = {
     t.done();
   },
 
-  'preloaded first (node -r qtimers), tracking waits for the first store, which every callback then sees': function(t) {
-    // where Node keeps stores in async context frames (24+), this is what lets a preloaded
-    // qtimers skip carrying a context until the program enters a store
-    const fixture = require('path').join(__dirname, 'fixtures', 'context', 'preload.js');
-    const run = (qtimers) => {
-      const res = child.runFileJson(fixture, { qtimers, args: [child.ROOT] });
+  // where Node keeps stores in async context frames (24+), this is what lets qtimers skip
+  // carrying a context until the program enters a store: in each of the positions the README
+  // gives, no store can have been entered before qtimers loaded
+  'loaded first in any position, tracking waits for the first store, which every callback then sees': function(t) {
+    const dir = require('path').join(__dirname, 'fixtures', 'context');
+    const file = require('path').join(dir, 'first-store.js');
+    const run = (program, options) => {
+      const res = child.runFileJson(program, Object.assign({ args: [child.ROOT], cwd: child.ROOT }, options));
       t.equal(res.status, 0, res.stderr);
       return res.json;
     };
-    const native = run(false);
-    const ours = run(true);
-    t.deepEqual(ours.seen, native.seen, 'every callback saw the store it was scheduled in');
+    const native = run(file, { qtimers: false });
     t.equal(native.seen.length, 7);
-    t.equal(ours.modeBefore, 0, 'no context carried before the first store');
+    const positions = {
+      'node -r qtimers': run(file),
+      'node --import qtimers/register': run(file, { qtimers: false, nodeArgs: ['--import', 'qtimers/register'] }),
+      'require(\'qtimers\') on the first line': run(file, { qtimers: false, args: [child.ROOT, 'require'] }),
+      'import \'qtimers/install\' on the first line': run(require('path').join(dir, 'first-store.mjs'), { qtimers: false }),
+    };
+    for (const [position, ours] of Object.entries(positions)) {
+      t.deepEqual(ours.seen, native.seen, position + ': every callback saw the store it was scheduled in');
+      t.equal(ours.modeBefore, 0, position + ': no context carried before the first store');
+    }
+    t.done();
+  },
+
+  'AsyncLocalStorage read before qtimers loads: context is carried from the start where stores are in frames': function(t) {
+    const res = child.runJson(`
+      const { AsyncLocalStorage } = require('async_hooks');
+      require(ROOT);
+      const frames = typeof AsyncLocalStorage.prototype._enable !== 'function';
+      console.log(JSON.stringify({ frames, mode: require(ROOT + '/lib/context').state.mode }));
+    `, { qtimers: false });
+    t.equal(res.status, 0, res.stderr);
+    // a store may have been entered in a continuation qtimers cannot see; before frames, the
+    // store's hook shows it
+    t.equal(res.json.mode, res.json.frames ? 2 : 0, JSON.stringify(res.json));
     t.done();
   },
 

@@ -19,6 +19,7 @@ function exec(program, args, options) {
   const res = spawnSync(process.execPath, argv, {
     encoding: 'utf8',
     timeout: options.timeout || 20000,
+    cwd: options.cwd,
     env: Object.assign({}, process.env, options.env || {}),
   });
   return { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, error: res.error };
