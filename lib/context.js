@@ -5,10 +5,14 @@
  * the callback inside it.  Native timers are async resources: a callback sees the
  * AsyncLocalStorage stores, async_hooks ids and domain of the code that scheduled it, and tools
  * that watch async resources see each timer.  qtimers runs many callbacks from one native
- * driver, so it carries that context itself, in one of two modes:
+ * driver, so it carries that context itself, in one of three modes:
  *   - none: nothing can observe it.  No store was ever entered, no async hook was ever enabled
- *     (the program's, a domain's, or the one behind AsyncLocalStorage before Node 24), and Node
- *     keeps stores in hooks, not in async context frames.  A timer pays one test.
+ *     (the program's, a domain's, or the one behind AsyncLocalStorage before Node 24).  A timer
+ *     pays one test.
+ *   - frames: Node keeps stores in async context frames and no hook or domain was ever enabled,
+ *     so the frame current when a timer is scheduled is all a callback can observe: the timer
+ *     keeps that frame (shared, as Node's timers share it), and its callback runs in it, inside
+ *     one scope of qtimers' own.  A timer allocates nothing that outlives its scheduling.
  *   - resources: anything else.  A timer carries an AsyncResource named like Node's
  *     ('Timeout', 'Immediate'), made when it is scheduled and destroyed when it is done, and its
  *     callback runs inside it: hooks see its init/before/after/destroy and ids, the stores are
@@ -24,7 +28,7 @@
  * lazily, on the first read of async_hooks.AsyncLocalStorage, and process.moduleLoadList says
  * whether it did.  Then (`node -r qtimers`, `--import qtimers/register`, `require('qtimers')`
  * or `import 'qtimers/install'` on an app's first line) the mode is learnt at the class's
- * run() and enterWith(), the only doors to a frame that holds a store; else it is resources
+ * run() and enterWith(), the only doors to a frame that holds a store; else it is frames
  * from the start.  Hooks, domains and (before frames) stores are learnt by wrapping AsyncHook's
  * enable(), the one door every hook, every domain and the first AsyncLocalStorage store pass
  * through, whether their module was loaded before qtimers or after; hooks already enabled when
@@ -60,6 +64,7 @@ const ReflectApply = Reflect.apply;
 const EMPTY = Object.freeze([]);
 
 const NONE = 0;
+const FRAMES = 1;
 const RESOURCES = 2;
 
 const state = {
@@ -101,10 +106,12 @@ const rootScope = new RootScope('qtimers');
 // ---------------------------------------------------------------- learning the mode
 
 const restorers = [];
+const storeRestorers = [];     // run() and enterWith(), needed until a store is carried
 
 function raiseMode(mode) {
   if (mode <= state.mode) return;
   state.mode = mode;
+  while (storeRestorers.length > 0) storeRestorers.pop()();
   dropWrappersIfDone();
 }
 
@@ -125,12 +132,12 @@ function trackAsyncContext() {
   raiseMode(RESOURCES);
 }
 
-function wrap(target, name, makeWrapper) {
+function wrap(target, name, makeWrapper, list) {
   const original = target[name];
   if (typeof original !== 'function') return;
   const descriptor = Object.getOwnPropertyDescriptor(target, name);
   target[name] = makeWrapper(original);
-  restorers.push(function restore() {
+  (list || restorers).push(function restore() {
     if (descriptor) Object.defineProperty(target, name, descriptor);
     else delete target[name];
   });
@@ -148,6 +155,18 @@ if (Object.getOwnPropertySymbols(Promise.resolve()).length > 0 || proc.domain) {
 // method; the class that keeps them in async context frames has none.  Read, never called.
 const storesInFrames = AsyncLocalStorage !== undefined &&
   typeof AsyncLocalStorage.prototype._enable !== 'function';
+
+// Where stores are in frames, an AsyncResource keeps the frame current when it was made under a
+// symbol of Node's, and runInAsyncScope() enters that frame: frames mode reads and writes only
+// that property (found by its description; without it, frames mode is resources mode).
+const FRAME = storesInFrames
+  ? Object.getOwnPropertySymbols(rootScope).find((symbol) => symbol.description === 'context_frame')
+  : undefined;
+const STORE_MODE = FRAME !== undefined ? FRAMES : RESOURCES;
+// the scope every callback of frames mode runs in, its frame set to the callback's for the call
+const frameScope = new RootScope('qtimers');
+// what a timer keeps that was scheduled in no frame (no store current): a callback runs in none
+const NO_FRAME = Object.freeze({});
 
 // Node's own storage hook, once seen.  It is told apart from the program's hooks by who enables
 // it: AsyncLocalStorage, from one of Node's own modules.  It must never be found by entering a
@@ -201,13 +220,13 @@ if (!state.programHooks) {
   // through run() or enterWith() (withScope() calls enterWith()), starts tracking before it is
   // entered
   if (storesInFrames) {
-    if (storageUsedBefore) raiseMode(RESOURCES);
+    if (storageUsedBefore) raiseMode(STORE_MODE);
     else {
       for (const name of ['run', 'enterWith']) {
         wrap(AsyncLocalStorage.prototype, name, (original) => function storeEntered() {
-          raiseMode(RESOURCES);
+          raiseMode(STORE_MODE);
           return ReflectApply(original, this, arguments);
-        });
+        }, storeRestorers);
       }
     }
   }
@@ -217,11 +236,27 @@ if (!state.programHooks) {
 
 /* the context to carry for `handle`, scheduled now (state.mode is not NONE) */
 function timerResource(type, handle) {
-  return new TimerResource(type, handle);
+  if (state.mode !== FRAMES) return new TimerResource(type, handle);
+  // the frame, read where Node's own AsyncResource keeps it; the resource itself is dropped
+  const frame = new AsyncResource(type, MANUAL_DESTROY)[FRAME];
+  return frame === undefined ? NO_FRAME : frame;
 }
 
-/* call fn with `thisArg` and `args` (an array or undefined) inside its timer's resource */
+/* call fn with `thisArg` and `args` (an array or undefined) in a frame kept by frames mode */
+function callInFrame(frame, fn, thisArg, args) {
+  frameScope[FRAME] = frame === NO_FRAME ? undefined : frame;
+  try {
+    return args === undefined
+      ? frameScope.runInAsyncScope(fn, thisArg)
+      : frameScope.runInAsyncScope(fn, thisArg, ...args);
+  } finally {
+    frameScope[FRAME] = undefined;      // the frame is the timer's to keep, not ours
+  }
+}
+
+/* call fn with `thisArg` and `args` (an array or undefined) inside its timer's context */
 function callIn(ctx, fn, thisArg, args) {
+  if (!(ctx instanceof TimerResource)) return callInFrame(ctx, fn, thisArg, args);
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
   const domain = ctx.domain;
@@ -243,7 +278,7 @@ function callWithoutContext(fn, thisArg, args) {
 
 /* the timer is done with its context: hooks see it destroyed, as a native timer's */
 function release(ctx) {
-  ctx.emitDestroy();
+  if (ctx instanceof TimerResource) ctx.emitDestroy();
 }
 
 // ---------------------------------------------------------------- qtimers' own drivers
