@@ -11,8 +11,9 @@
  *     pays one test.
  *   - frames: Node keeps stores in async context frames and no hook or domain was ever enabled,
  *     so the frame current when a timer is scheduled is all a callback can observe: the timer
- *     keeps that frame (shared, as Node's timers share it), and its callback runs in it, inside
- *     one scope of qtimers' own.  A timer allocates nothing that outlives its scheduling.
+ *     keeps a reference to that frame (shared, as Node's timers share it) and no resource of its
+ *     own, and its callback runs in it, inside one scope of qtimers' own (whose async id
+ *     executionAsyncId() reads there, as it reads a driver's in mode none).
  *   - resources: anything else.  A timer carries an AsyncResource named like Node's
  *     ('Timeout', 'Immediate'), made when it is scheduled and destroyed when it is done, and its
  *     callback runs inside it: hooks see its init/before/after/destroy and ids, the stores are
@@ -29,7 +30,7 @@
  * whether it did.  Then (`node -r qtimers`, `--import qtimers/register`, `require('qtimers')`
  * or `import 'qtimers/install'` on an app's first line) the mode is learnt at the class's
  * run() and enterWith(), the only doors to a frame that holds a store; else it is frames
- * from the start.  Hooks, domains and (before frames) stores are learnt by wrapping AsyncHook's
+ * from the start (resources where Node's frame symbol cannot be found).  Hooks, domains and (before frames) stores are learnt by wrapping AsyncHook's
  * enable(), the one door every hook, every domain and the first AsyncLocalStorage store pass
  * through, whether their module was loaded before qtimers or after; hooks already enabled when
  * qtimers loads show on promises (an init hook stamps async ids on them).  The mode only goes up.
