@@ -139,4 +139,4 @@ function runAll(scenarios, modes, opts, onMeasured) {
   return results;
 }
 
-module.exports = { ROOT, loadScenarios, childArgs, runChild, checkQtimers, systemInfo, runAll };
+module.exports = { ROOT, loadScenarios, runChild, checkQtimers, systemInfo, runAll };
