@@ -15,11 +15,12 @@ const path = require('path');
 // states the idle time, and a run that took much longer says so, since the same load that
 // slowed it also moved its numbers.
 const QUICK_SECONDS = 30;
+const LOAD_POSITIONS = ['preload', 'require'];
 
 const HELP = [
   'usage: npm run bench -- [options]     (or: node benchmark/run.js [options])',
   '',
-  'Runs each scenario natively and with qtimers preloaded, in fresh processes, alternating,',
+  'Runs each scenario natively and with qtimers preloaded (or --load require), in fresh processes, alternating,',
   'and prints native rate, qtimers rate and speedup (median over rounds).',
   '',
   '  --quick         every scenario once, shorter timings: about ' + QUICK_SECONDS + ' s on an idle 2-core machine,',
@@ -30,6 +31,9 @@ const HELP = [
   '  --node PATH     run the scenarios with this node binary (default: ' + process.execPath + ')',
   '  --depth N       set setImmediate.maxTickDepth = N in the qtimers runs (0 = node semantics)',
   '  --als           run every scenario with an AsyncLocalStorage store active',
+  '  --load WHERE    where the qtimers runs load it: preload (node -r, the default) or require',
+  '                  (require()d on the first line of the main module); a full run with',
+  '                  --load require writes benchmark/results/table-require.md (no chart)',
   '  --qtimers PATH  preload this qtimers entry point instead of this repository\'s index.js',
   '                  (another version or build, against native); writes no results',
   '  --no-chart      write table.md only, not chart.svg (a full run writes both to benchmark/results/,',
@@ -41,7 +45,7 @@ const HELP = [
 function parseArgs(argv) {
   const opts = {
     quick: false, rounds: undefined, only: undefined, node: process.execPath,
-    depth: undefined, als: false, chart: true, list: false, qtimers: undefined,
+    depth: undefined, als: false, chart: true, list: false, qtimers: undefined, load: 'preload',
   };
   function value(i) {
     if (i >= argv.length) fail(argv[i - 1] + ': missing value');
@@ -55,6 +59,7 @@ function parseArgs(argv) {
       case '--node': opts.node = value(++i); break;
       case '--depth': opts.depth = Number(value(++i)); if (isNaN(opts.depth)) fail('--depth: not a number'); break;
       case '--als': opts.als = true; break;
+      case '--load': opts.load = oneOf('--load', value(++i), LOAD_POSITIONS); break;
       case '--qtimers': opts.qtimers = path.resolve(value(++i)); break;
       case '--no-chart': opts.chart = false; break;
       case '--list': opts.list = true; break;
@@ -64,6 +69,11 @@ function parseArgs(argv) {
   }
   if (opts.rounds === undefined) opts.rounds = opts.quick ? 1 : 3;
   return opts;
+}
+
+function oneOf(name, str, allowed) {
+  if (!allowed.includes(str)) fail(name + ': expected one of ' + allowed.join(', ') + ', got ' + str);
+  return str;
 }
 
 function positiveInt(name, str) {

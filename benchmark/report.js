@@ -96,6 +96,7 @@ function describeMachine(info, opts) {
   return info.cpu + ' (' + info.cores + ' cores), ' + opts.rounds + ' round' +
     (opts.rounds > 1 ? 's' : '') + (opts.quick ? ', --quick' : '') + (opts.als ? ', --als' : '') +
     (opts.depth !== undefined ? ', maxTickDepth ' + opts.depth : '') +
+    (opts.load === 'require' ? ', qtimers required on the main module\'s first line' : '') +
     (opts.qtimers ? ', qtimers from ' + opts.qtimers : '');
 }
 

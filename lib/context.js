@@ -5,10 +5,15 @@
  * the callback inside it.  Native timers are async resources: a callback sees the
  * AsyncLocalStorage stores, async_hooks ids and domain of the code that scheduled it, and tools
  * that watch async resources see each timer.  qtimers runs many callbacks from one native
- * driver, so it carries that context itself, in one of two modes:
+ * driver, so it carries that context itself, in one of three modes:
  *   - none: nothing can observe it.  No store was ever entered, no async hook was ever enabled
- *     (the program's, a domain's, or the one behind AsyncLocalStorage before Node 24), and Node
- *     keeps stores in hooks, not in async context frames.  A timer pays one test.
+ *     (the program's, a domain's, or the one behind AsyncLocalStorage before Node 24).  A timer
+ *     pays one test.
+ *   - frames: Node keeps stores in async context frames and no hook or domain was ever enabled,
+ *     so the frame current when a timer is scheduled is all a callback can observe: the timer
+ *     keeps a reference to that frame (shared, as Node's timers share it) and no resource of its
+ *     own, and its callback runs in it, inside one scope of qtimers' own (whose async id
+ *     executionAsyncId() reads there, as it reads a driver's in mode none).
  *   - resources: anything else.  A timer carries an AsyncResource named like Node's
  *     ('Timeout', 'Immediate'), made when it is scheduled and destroyed when it is done, and its
  *     callback runs inside it: hooks see its init/before/after/destroy and ids, the stores are
@@ -19,9 +24,13 @@
  *     disable() hides a store from callbacks already scheduled.  Its hasRef() is its timer's,
  *     so open-handle tools see exactly the timers that keep the process alive.
  * Where Node keeps stores in async context frames (Node >= 24, or 22 with the flag), a store
- * may have been entered before qtimers loaded, in continuations qtimers cannot see, so
- * resources is the mode from the start, unless qtimers provably loaded before any code of the
- * program's (the first preload, `node -r qtimers`): then it is learnt as below.  Elsewhere the mode is learnt by wrapping AsyncHook's
+ * entered before qtimers loaded may be current in continuations qtimers cannot see.  None can
+ * have been if Node's AsyncLocalStorage class was never loaded: from Node 22 on Node loads it
+ * lazily, on the first read of async_hooks.AsyncLocalStorage, and process.moduleLoadList says
+ * whether it did.  Then (`node -r qtimers`, `--import qtimers/register`, `require('qtimers')`
+ * or `import 'qtimers/install'` on an app's first line) the mode is learnt at the class's
+ * run() and enterWith(), the only doors to a frame that holds a store; else it is frames
+ * from the start (resources where Node's frame symbol cannot be found).  Hooks, domains and (before frames) stores are learnt by wrapping AsyncHook's
  * enable(), the one door every hook, every domain and the first AsyncLocalStorage store pass
  * through, whether their module was loaded before qtimers or after; hooks already enabled when
  * qtimers loads show on promises (an init hook stamps async ids on them).  The mode only goes up.
@@ -37,16 +46,29 @@
 // qtimers' own code from here to the end() at the bottom (own-frames.js)
 const ownFrom = require('./own-frames').begin();
 
-const builtins = require('./builtins');
-const asyncHooks = builtins.asyncHooks;
-const path = builtins.path;
+const proc = process;
+
+/*
+ * whether Node's AsyncLocalStorage class may have been used before qtimers loaded: it has been
+ * loaded (its own module, from Node 22 on), or that cannot be told.  Read before anything here
+ * reads the class, which loads it.
+ */
+function storageLoadedBefore() {
+  const loaded = proc.moduleLoadList;
+  if (!Array.isArray(loaded)) return true;
+  for (const name of loaded) if (name.startsWith('NativeModule internal/async_local_storage')) return true;
+  return false;
+}
+const storageUsedBefore = storageLoadedBefore();
+
+const asyncHooks = require('./builtins').asyncHooks;
 const { AsyncResource, AsyncLocalStorage } = asyncHooks;
 
-const proc = process;
 const ReflectApply = Reflect.apply;
 const EMPTY = Object.freeze([]);
 
 const NONE = 0;
+const FRAMES = 1;
 const RESOURCES = 2;
 
 const state = {
@@ -88,10 +110,12 @@ const rootScope = new RootScope('qtimers');
 // ---------------------------------------------------------------- learning the mode
 
 const restorers = [];
+const storeRestorers = [];     // run() and enterWith(), needed until a store is carried
 
 function raiseMode(mode) {
   if (mode <= state.mode) return;
   state.mode = mode;
+  while (storeRestorers.length > 0) storeRestorers.pop()();
   dropWrappersIfDone();
 }
 
@@ -112,12 +136,12 @@ function trackAsyncContext() {
   raiseMode(RESOURCES);
 }
 
-function wrap(target, name, makeWrapper) {
+function wrap(target, name, makeWrapper, list) {
   const original = target[name];
   if (typeof original !== 'function') return;
   const descriptor = Object.getOwnPropertyDescriptor(target, name);
   target[name] = makeWrapper(original);
-  restorers.push(function restore() {
+  (list || restorers).push(function restore() {
     if (descriptor) Object.defineProperty(target, name, descriptor);
     else delete target[name];
   });
@@ -135,6 +159,18 @@ if (Object.getOwnPropertySymbols(Promise.resolve()).length > 0 || proc.domain) {
 // method; the class that keeps them in async context frames has none.  Read, never called.
 const storesInFrames = AsyncLocalStorage !== undefined &&
   typeof AsyncLocalStorage.prototype._enable !== 'function';
+
+// Where stores are in frames, an AsyncResource keeps the frame current when it was made under a
+// symbol of Node's, and runInAsyncScope() enters that frame: frames mode reads and writes only
+// that property (found by its description; without it, frames mode is resources mode).
+const FRAME = storesInFrames
+  ? Object.getOwnPropertySymbols(rootScope).find((symbol) => symbol.description === 'context_frame')
+  : undefined;
+const STORE_MODE = FRAME !== undefined ? FRAMES : RESOURCES;
+// the scope every callback of frames mode runs in, its frame set to the callback's for the call
+const frameScope = new RootScope('qtimers');
+// what a timer keeps that was scheduled in no frame (no store current): a callback runs in none
+const NO_FRAME = Object.freeze({});
 
 // Node's own storage hook, once seen.  It is told apart from the program's hooks by who enables
 // it: AsyncLocalStorage, from one of Node's own modules.  It must never be found by entering a
@@ -184,49 +220,47 @@ if (!state.programHooks) {
     return ReflectApply(original, this, arguments);
   });
   // async context frames: a store entered before we loaded may be current in any callback,
-  // unless nothing of the program's ran before we loaded; then the first store the program
-  // enters, through run() or enterWith() (the only doors to a frame that holds one), starts
-  // tracking before it is entered
+  // unless the class was never loaded before us; then the first store the program enters,
+  // through run() or enterWith() (withScope() calls enterWith()), starts tracking before it is
+  // entered
   if (storesInFrames) {
-    if (!loadedBeforeProgram()) raiseMode(RESOURCES);
+    if (storageUsedBefore) raiseMode(STORE_MODE);
     else {
       for (const name of ['run', 'enterWith']) {
         wrap(AsyncLocalStorage.prototype, name, (original) => function storeEntered() {
-          raiseMode(RESOURCES);
+          raiseMode(STORE_MODE);
           return ReflectApply(original, this, arguments);
-        });
+        }, storeRestorers);
       }
     }
   }
-}
-
-/*
- * whether qtimers provably loaded before any code of the program's: as a preload (`node -r
- * qtimers app.js`: the main module is not loading yet, a script will be), with no module but
- * qtimers' own loaded so far, no code given on the command line and no ES module loader or
- * import that could have run first.  Then no store can have been entered before us, and every
- * one entered later passes through the wrappers: tracking can start when one is.
- */
-function loadedBeforeProgram() {
-  // bundled with other code (this is not the lib/context.js file of a package Node loaded):
-  // never provable; `typeof` first, as an ES module bundle has no __filename
-  if (typeof __filename !== 'string' || !__filename.endsWith(`${path.sep}lib${path.sep}context.js`)) return false;
-  if (require.main !== undefined || typeof proc.argv[1] !== 'string') return false;
-  const root = path.dirname(path.dirname(__filename)) + path.sep;
-  for (const file of Object.keys(require.cache)) if (!file.startsWith(root)) return false;
-  const options = proc.execArgv.concat(String(proc.env.NODE_OPTIONS || '').split(/\s+/));
-  return !options.some((option) => /^(-e|-p|--eval|--print|--import|--loader|--experimental-loader)(=|$)/.test(option));
 }
 
 // ---------------------------------------------------------------- capturing and running
 
 /* the context to carry for `handle`, scheduled now (state.mode is not NONE) */
 function timerResource(type, handle) {
-  return new TimerResource(type, handle);
+  if (state.mode !== FRAMES) return new TimerResource(type, handle);
+  // the frame, read where Node's own AsyncResource keeps it; the resource itself is dropped
+  const frame = new AsyncResource(type, MANUAL_DESTROY)[FRAME];
+  return frame === undefined ? NO_FRAME : frame;
 }
 
-/* call fn with `thisArg` and `args` (an array or undefined) inside its timer's resource */
+/* call fn with `thisArg` and `args` (an array or undefined) in a frame kept by frames mode */
+function callInFrame(frame, fn, thisArg, args) {
+  frameScope[FRAME] = frame === NO_FRAME ? undefined : frame;
+  try {
+    return args === undefined
+      ? frameScope.runInAsyncScope(fn, thisArg)
+      : frameScope.runInAsyncScope(fn, thisArg, ...args);
+  } finally {
+    frameScope[FRAME] = undefined;      // the frame is the timer's to keep, not ours
+  }
+}
+
+/* call fn with `thisArg` and `args` (an array or undefined) inside its timer's context */
 function callIn(ctx, fn, thisArg, args) {
+  if (!(ctx instanceof TimerResource)) return callInFrame(ctx, fn, thisArg, args);
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
   const domain = ctx.domain;
@@ -248,7 +282,7 @@ function callWithoutContext(fn, thisArg, args) {
 
 /* the timer is done with its context: hooks see it destroyed, as a native timer's */
 function release(ctx) {
-  ctx.emitDestroy();
+  if (ctx instanceof TimerResource) ctx.emitDestroy();
 }
 
 // ---------------------------------------------------------------- qtimers' own drivers

@@ -89,6 +89,30 @@ module.exports = {
     t.done();
   },
 
+  // the README's table gives both positions: preloaded, and required by the app's first line
+  'bench --load require runs the qtimers runs with qtimers required on the main module\'s first line': function(t) {
+    const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'qtimers-bench-load-'));
+    const entry = path.join(dir, 'entry.js');
+    const marker = path.join(dir, 'loaded');
+    // where it was loaded from: a preload has no main module yet; nothing may have read
+    // AsyncLocalStorage before it, as in an app whose first line it is
+    fs.writeFileSync(entry, 'require("fs").appendFileSync(' + JSON.stringify(marker) + ', (require.main ? ' +
+      'require("path").basename(require.main.filename) : "preload") + " als:" + ' +
+      'process.moduleLoadList.some((m) => /async_local_storage/.test(m)) + "\\n");\n' +
+      'require(' + JSON.stringify(path.join(__dirname, '..', 'index.js')) + ');\n');
+    const out = execFileSync(process.execPath,
+      [runJs, '--quick', '--only', '^basics/immediate-0$', '--no-chart', '--qtimers', entry, '--load', 'require'],
+      { encoding: 'utf8', timeout: 60000, killSignal: 'SIGKILL' });
+    t.ok(/\[1\/1\] basics\/immediate-0 .*x\d/.test(out), 'the row ran with a speedup:\n' + out);
+    t.ok(out.includes('qtimers required on the main module\'s first line'), 'the run says where it loaded qtimers:\n' + out);
+    // the install check preloads it; the measured run requires it from first-line.js
+    t.deepEqual(fs.readFileSync(marker, 'utf8').trim().split('\n'), ['preload als:false', 'first-line.js als:false']);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const { parseArgs } = require('../benchmark/options');
+    t.equal(parseArgs([]).load, 'preload', 'preloaded by default');
+    t.done();
+  },
+
   'bench --help gives --quick\'s time and says where its results go': function(t) {
     const help = execFileSync(process.execPath, [runJs, '--help'], { encoding: 'utf8' });
     const quick = help.slice(help.indexOf('--quick'), help.indexOf('--rounds'));

@@ -7,7 +7,7 @@
  *   - a cleared timeout's, interval's or immediate's callback and arguments (and an immediate's
  *     once it has run) are garbage at once, while the program still holds the handle
  *   - 200k pending timeouts take at most half the heap Node's take (the same script run with and
- *     without `-r index.js`)
+ *     without `-r index.js`, and with qtimers required on its first line)
  * Each bound is also shown to fail where it should: with a deliberate leak, and with callbacks
  * and arguments deliberately kept alive.  The children run in before(), which qnit does
  * not time out.
@@ -101,12 +101,14 @@ module.exports = {
     t.done();
   },
 
-  'pending timers take at most half the heap of Node\'s': function (t) {
+  'pending timers take at most half the heap of Node\'s, preloaded or required on the first line': function (t) {
     const r = results.pending;
     if (r instanceof Error) throw r;
     t.equal(r.n, 200e3);
     t.ok(r.timers.native > 50, `native ${r.timers.native.toFixed(1)} bytes a timer`);
     t.ok(r.ratio <= 0.5, `qtimers ${r.timers.qtimers.toFixed(1)} bytes a timer, native ${r.timers.native.toFixed(1)}: ${r.ratio.toFixed(3)}`);
+    t.ok(r.requiredRatio <= 0.5, `required on the first line: qtimers ${r.timers.required.toFixed(1)} bytes a timer, native ` +
+      `${r.timers.native.toFixed(1)}: ${r.requiredRatio.toFixed(3)}`);
     t.done();
   },
 };

@@ -2,7 +2,7 @@
 // OpenTelemetry's two Node context managers (AsyncHooksContextManager, built on async_hooks, and
 // AsyncLocalStorageContextManager) over timers: every callback must see the context that was
 // active where it was scheduled, natively and with qtimers, whether qtimers was loaded before
-// the manager (-r) or after it had been enabled.  A fixture prints what each callback saw; the
+// the manager (-r, or required on the program's first line) or after it had been enabled.  A fixture prints what each callback saw; the
 // runs with qtimers must print exactly what the native run printed.
 
 const path = require('path');
@@ -30,10 +30,11 @@ function compare(t, manager) {
   t.ok(Array.isArray(native.seen) && native.seen.length === 15, JSON.stringify(native.seen));
   // the fixture itself must tell contexts apart, or the comparison proves nothing
   t.ok(native.seen.includes('timeout:r1') && native.seen.includes('root-immediate:undefined'), JSON.stringify(native.seen));
-  for (const load of ['preload', 'after']) {
+  const positions = { preload: 'preloaded', first: 'required on the first line', after: 'loaded after the manager' };
+  for (const load of Object.keys(positions)) {
     const ours = observe(manager, load);
     t.equal(ours.status, 0, load + ': ' + ours.stderr);
-    t.deepEqual(ours.seen, native.seen, 'qtimers loaded ' + (load === 'preload' ? 'first' : 'after the manager'));
+    t.deepEqual(ours.seen, native.seen, 'qtimers ' + positions[load]);
   }
 }
 

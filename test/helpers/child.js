@@ -61,6 +61,7 @@ function exec(program, args, options) {
   const res = spawnSync(process.execPath, argv, {
     encoding: 'utf8',
     timeout: options.timeout || 20000,
+    cwd: options.cwd,
     env: Object.assign({}, process.env, options.env || {}, seen.env),
   });
   const out = { status: res.status, signal: res.signal, stdout: res.stdout, stderr: res.stderr, error: res.error,

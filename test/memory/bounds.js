@@ -22,7 +22,9 @@
  *                keeps a cleared timer's arguments until the handle goes; Node >= 24 does not.)
  *   pending      --n 1M pending timeouts: heap per timer under qtimers and under Node's timers,
  *                each measured in a child process running this same script with and without
- *                `-r <repo>/index.js` (section pending-child); bound: qtimers <= half of native.
+ *                `-r <repo>/index.js`, and with qtimers required on its first line
+ *                (--require-qtimers; section pending-child); bound: qtimers <= half of native,
+ *                in both positions.
  *                Also reported, not bounded: when the program keeps the handles in an array
  *                (8 more bytes a timer on either side), and with one argument per timer
  *
@@ -33,6 +35,8 @@
  * qnit loads every .js under test/: nothing runs unless this is the main module.
  */
 'use strict';
+// pending-child --require-qtimers: qtimers required on the main module's first line, as an app does
+if (process.argv.includes('--require-qtimers')) require('../../index.js');
 
 const path = require('path');
 const childProcess = require('child_process');
@@ -269,10 +273,12 @@ async function pendingChild(opts) {
   return out;
 }
 
-function runPendingChild(preload, scenario, opts) {
+/* position: 'native', 'preload' (node -r) or 'require' (required on the child's first line) */
+function runPendingChild(position, scenario, opts) {
   const args = ['--expose-gc'];
-  if (preload) args.push('-r', path.join(REPO, 'index.js'));
+  if (position === 'preload') args.push('-r', path.join(REPO, 'index.js'));
   args.push(__filename, '--section', 'pending-child', '--scenario', scenario, '--n', String(opts.n), '--json');
+  if (position === 'require') args.push('--require-qtimers');
   const res = childProcess.spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
   if (res.status !== 0) throw new Error('pending-child failed: ' + res.stderr);
   const lines = res.stdout.trim().split('\n');
@@ -282,12 +288,18 @@ function runPendingChild(preload, scenario, opts) {
 async function pending(opts) {
   const r = { n: opts.n };
   for (const scenario of ['timers', 'handles', 'argument']) {
-    const native = runPendingChild(false, scenario, opts);
-    const qtimers = runPendingChild(true, scenario, opts);
+    const native = runPendingChild('native', scenario, opts);
+    const qtimers = runPendingChild('preload', scenario, opts);
+    const required = runPendingChild('require', scenario, opts);
     if (native.impl !== 'native' || qtimers.impl !== 'qtimers') throw new Error('pending: the preload did not take');
-    r[scenario] = { native: native.perTimer, qtimers: qtimers.perTimer, ratio: qtimers.perTimer / native.perTimer };
+    if (required.impl !== 'qtimers') throw new Error('pending: the require on the first line did not take');
+    r[scenario] = {
+      native: native.perTimer, qtimers: qtimers.perTimer, ratio: qtimers.perTimer / native.perTimer,
+      required: required.perTimer, requiredRatio: required.perTimer / native.perTimer,
+    };
   }
   r.ratio = r.timers.ratio;
+  r.requiredRatio = r.timers.requiredRatio;
   return r;
 }
 
@@ -316,7 +328,8 @@ function print(name, r) {
       }
       break;
     case 'pending': {
-      const line = (x) => `native ${x.native.toFixed(1)} B, qtimers ${x.qtimers.toFixed(1)} B = ${x.ratio.toFixed(3)} of native`;
+      const line = (x) => `native ${x.native.toFixed(1)} B, qtimers ${x.qtimers.toFixed(1)} B = ${x.ratio.toFixed(3)} of native` +
+        ` (required on the first line: ${x.required.toFixed(1)} B = ${x.requiredRatio.toFixed(3)})`;
       console.log(`pending: ${r.n} pending timeouts, heap per timer: ${line(r.timers)} (bound 0.5)`);
       console.log(`         the program also keeping the handles in an array: ${line(r.handles)}`);
       console.log(`         with one argument each: ${line(r.argument)}`);
@@ -347,6 +360,7 @@ async function main() {
     else if (a === '--scenario') opts.scenario = argv[++i];
     else if (a === '--leak') opts.leak = true;
     else if (a === '--retain') opts.retain = true;
+    else if (a === '--require-qtimers') continue;     // done on the first line
     else {
       console.error('usage: node --expose-gc test/memory/bounds.js [--small] [--section setclear|setclear-sync|refresh|unreachable|pending] [--impl native|qtimers] [--cycles N] [--timers N] [--calls N] [--n N] [--leak] [--retain] [--json]');
       process.exit(2);
