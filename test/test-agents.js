@@ -16,8 +16,10 @@ const ZONE = require.resolve('zone.js/node');
 const CODE = 'QTIMERS_NOT_INSTALLED';
 
 /* the fixture in one load order; nodeArgs: preloads */
-function zoneRun(order, nodeArgs) {
-  return runFileJson(FIXTURE, { qtimers: false, args: [order], nodeArgs });
+function zoneRun(order, nodeArgs, expect) {
+  // the probe's check: qtimers is in place only where it loaded before zone.js
+  if (expect === undefined) expect = order === 'qtimers-first' ? 'qtimers' : 'native';
+  return runFileJson(FIXTURE, { qtimers: false, expect, args: [order], nodeArgs });
 }
 
 function printedWarnings(stderr) {
@@ -66,7 +68,7 @@ module.exports = {
     const control = zoneRun('agent');
     const runs = {
       'require(): qtimers, then zone.js': zoneRun('qtimers-first'),
-      '-r qtimers -r zone.js/node': zoneRun('preloaded', ['-r', ROOT, '-r', ZONE]),
+      '-r qtimers -r zone.js/node': zoneRun('preloaded', ['-r', ROOT, '-r', ZONE], 'qtimers'),
     };
     eachSameAsAgentAlone(t, runs, control, (res, label) => {
       t.strictEqual(res.json.installed, true, `${label}: isInstalled() is true`);

@@ -169,7 +169,7 @@ module.exports = {
       q.install({ timersModule: undefined });
       const on = require('timers').setTimeout === q.setTimeout;
       console.log(JSON.stringify({ off, on }));
-    `, { qtimers: false });
+    `, { qtimers: false, expect: 'qtimers' });
     t.deepEqual(res.json, { off: true, on: true }, res.stderr);
     t.done();
   },

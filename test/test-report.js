@@ -128,7 +128,9 @@ function underNodemon(nodeArgs, env, done) {
   child.on('close', () => {
     clearTimeout(watchdog);
     fs.rmSync(dir, { recursive: true, force: true });
-    const events = out.split('\n').filter((l) => /^\[nodemon\] (starting|restarting|clean exit|app crashed|still waiting)/.test(l))
+    // nodemon's lines that say what happened ("still waiting for a sub-process" only says how
+    // fast an app ended, which load decides; an app left running is in `survivors`)
+    const events = out.split('\n').filter((l) => /^\[nodemon\] (starting|restarting|clean exit|app crashed)/.test(l))
       .map((l) => l.replace(/`.*`/, '`app`'));
     done({ starts, survivors, events, out, err, timedOut });
   });
