@@ -173,10 +173,26 @@ function wantDriverBy(expiry) {
   }
 }
 
-/* the driver's callback returns: its period is what Node re-arms it with, from its start */
-function rearmFired(now) {
+// The driver's period after a callback threw.  Node re-arms it into a list of that delay, due at
+// the time Node read before calling it plus -1 ms, so Node's retry after its 'uncaughtException'
+// handler, which runs what is due by the reading it began with, runs it again (see
+// drainTimeouts' finally), even if Node's clock ticked between that reading and the driver's
+// start.  -1 is also Node's mark of a disarmed timer, which it gives the driver's _idleTimeout
+// on the way: the driver's run puts a delay back in its place, so that Node re-arms it again.
+const RESUME_PERIOD = -1;
+let resumeArmed = false;          // the driver was re-armed with RESUME_PERIOD
+
+/*
+ * the driver's callback returns (`completed`: no callback threw): its period is what Node
+ * re-arms it with, from its start
+ */
+function rearmFired(now, completed) {
   firing = false;
-  if (armedExpiry === Infinity) {
+  if (!completed) {
+    driver._repeat = RESUME_PERIOD;
+    resumeArmed = true;
+    armedExpiry = now;
+  } else if (armedExpiry === Infinity) {
     driver._repeat = null;                // nothing pending: Node lets it go (kept for refresh())
   } else {
     let delay = armedExpiry - now;
@@ -392,6 +408,16 @@ function unrefTimeout(timer) {
 function runTimeouts() {
   tally[DRAINS] += 1;
   armedExpiry = Infinity;       // it just fired
+  if (resumeArmed) {
+    // run again right after a throw, by the reading the drain thrown out of decided by, as
+    // Node's retry; the nextTick queued for it finds nothing left to do
+    resumeArmed = false;
+    resumeQueued = false;
+    driver._idleTimeout = driverDelay = 1;
+    firing = true;
+    drainTimeouts(resumeNow, -1);
+    return;
+  }
   firing = true;
   // what is due is decided against one reading, as Node does: timers that callbacks of this
   // drain arm (even with 0 ms) wait for the next one
@@ -475,9 +501,12 @@ function drainTimeouts(now, started) {
     if (completed) wantFirst();
     else if (!resumeQueued) {
       // A callback threw.  Node reports the exception and then, at once, goes on with the
-      // timers that were due, before any nextTick (those queued by an 'uncaughtException'
-      // handler included) and before immediates.  The nearest place we can do that is a
-      // nextTick queued now, ahead of the handler's; it decides by the same reading.
+      // timers that were due, by the same reading, before any nextTick (those queued by an
+      // 'uncaughtException' handler included) and before immediates.  Thrown out of the
+      // driver's own callback, Node's retry runs the driver again (rearmFired), or, when that
+      // retry first runs a list Node kept for the driver, runs the nextTick queue just before
+      // it, where a nextTick queued now, ahead of the handler's, resumes the drain.  Outside
+      // the driver's callback (a drain resumed so), only the nextTick.
       resumeQueued = true;
       resumeNow = now;
       resumeSerial = section.drainSerial();
@@ -487,7 +516,7 @@ function drainTimeouts(now, started) {
     }
     // settles the driver while this drain's reading is still the clock's, then hands it back
     section.drainEnded();
-    if (firing) rearmFired(now);
+    if (firing) rearmFired(now, completed);
   }
 }
 
