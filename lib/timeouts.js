@@ -62,6 +62,9 @@ let driverRefed = false;
 // driver's own callback runs (`firing`), the expiry it is to be re-armed for when it returns.
 let armedExpiry = Infinity;
 let firing = false;
+// An earlier expiry the driver is re-armed for when the section ends (syncDriver), while a
+// program's own async hook is enabled (wantDriverBy says why); Infinity otherwise.
+let deferredExpiry = Infinity;
 // The timeout whose callback is running, and whether its reference is counted in refedCount.
 // Node counts a running timeout until its callback returns, unless the callback unrefs or
 // clears it: ref(), unref() and clear*() adjust the count for it at once, as for a linked one.
@@ -104,8 +107,13 @@ function uncountRef() {
   if (--refedCount === 0) needsEnd();
 }
 
-/* at the end of a section: the driver is referenced exactly when a referenced timeout is pending */
+/*
+ * at the end of a section: armed for a deferred expiry, and referenced exactly when a referenced
+ * timeout is pending
+ */
 function syncDriver() {
+  if (deferredExpiry < armedExpiry) armDriver(deferredExpiry);
+  deferredExpiry = Infinity;
   if (driver === null) return;
   const want = refedCount > 0;
   if (want !== driverRefed) {
@@ -168,8 +176,18 @@ function refreshNative(timer) {
 /* the driver must fire by `expiry` */
 function wantDriverBy(expiry) {
   if (expiry < armedExpiry) {
-    if (firing) armedExpiry = expiry;     // re-armed by Node as the callback returns (rearmFired)
-    else armDriver(expiry);
+    if (firing) {
+      armedExpiry = expiry;               // re-armed by Node as the callback returns (rearmFired)
+    } else if (armedExpiry === Infinity || !contextState.programHooks) {
+      armDriver(expiry);
+    } else if (expiry < deferredExpiry) {
+      // A new driver is made in the program's current context while its hooks may watch
+      // (context.makeDriver), and a hook-based context manager gives callbacks scheduled with
+      // no context the context of the driver that runs them: an armed driver is re-armed from
+      // the end of the section instead, which a timeout due by then misses by one loop turn.
+      deferredExpiry = expiry;
+      needsEnd();
+    }
   }
 }
 
@@ -641,6 +659,14 @@ function forEachPending(visit) {
   }
 }
 
+/*
+ * the timeout whose callback runs now, if `resource` (what Node's executionAsyncResource()
+ * answers) is the native driver that runs it; else null
+ */
+function executionResource(resource) {
+  return runningTimeout !== null && resource === driver ? runningTimeout : null;
+}
+
 /* stats.js's hook for every timer made or revived from now on (null: none) */
 function onTimeoutAdded(hook) {
   onAdd = hook;
@@ -661,4 +687,5 @@ module.exports = {
   settings,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
   snapshot, forEachPending, counts, resetCounts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
+  executionResource,
 };

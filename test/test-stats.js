@@ -241,25 +241,36 @@ module.exports = {
       busy(50);
     `;
     const native = runJson(program, { qtimers: false });
-    const ours = runJson(program);
     t.strictEqual(native.status, 0, native.stderr);
-    t.strictEqual(ours.status, 0, ours.stderr);
     t.strictEqual(native.json.installed, false);
-    t.strictEqual(ours.json.installed, true, 'qtimers is in place');
-    // natively each callback starts about 10 ms after the one before it; so with qtimers
+    // stats() says what the callbacks measured, each within 1 ms (whole milliseconds); a
+    // preemption between qtimers' reading and the callback's own can add to what it measures,
+    // so up to three runs are made for all to agree (a wrong summary every time is a bug)
+    const agree = (json) => {
+      const late = json.late.slice().sort((a, b) => a - b);
+      const { lateness } = json;
+      const mean = late.reduce((a, b) => a + b, 0) / late.length;
+      const p50 = timeouts.latenessBucket(Math.round(late[2]));
+      return [
+        [lateness.count === 5, `count ${lateness.count}`],
+        [Math.abs(lateness.max - late[4]) <= 1, `max ${lateness.max}, measured ${late[4]}`],
+        [Math.abs(lateness.mean - mean) <= 1, `mean ${lateness.mean}, measured ${mean}`],
+        // the median lies in the histogram bucket of the third start (at most 1/8 wide)
+        [lateness.p50 >= timeouts.bucketLow(p50) - 1 && lateness.p50 <= timeouts.bucketHigh(p50) + 1, `p50 ${lateness.p50}, measured ${late[2]}`],
+      ];
+    };
+    let ours;
+    for (let run = 0; run < 3; run++) {
+      ours = runJson(program);
+      t.strictEqual(ours.status, 0, ours.stderr);
+      t.strictEqual(ours.json.installed, true, 'qtimers is in place');
+      if (agree(ours.json).every(([ok]) => ok)) break;
+    }
+    for (const [ok, what] of agree(ours.json)) t.ok(ok, what);
+    // natively each callback starts 10 ms or more after the one before it; so with qtimers
     for (const { starts } of [native.json, ours.json]) {
       for (let i = 1; i < starts.length; i++) t.ok(starts[i] - starts[i - 1] >= 10, JSON.stringify(starts));
     }
-    // stats() says what the callbacks measured, each within 1 ms (whole milliseconds)
-    const { late } = ours.json;
-    const { lateness } = ours.json;
-    const sum = late.reduce((a, b) => a + b, 0);
-    t.equal(lateness.count, 5);
-    t.ok(Math.abs(lateness.max - late[4]) <= 1, `max ${lateness.max}, measured ${late[4]}`);
-    t.ok(Math.abs(lateness.mean - sum / 5) <= 1, `mean ${lateness.mean}, measured ${sum / 5}`);
-    // the median lies in the histogram bucket of the third start (buckets are at most 1/8 wide)
-    const p50 = timeouts.latenessBucket(Math.round(late[2]));
-    t.ok(lateness.p50 >= timeouts.bucketLow(p50) - 1 && lateness.p50 <= timeouts.bucketHigh(p50) + 1, `p50 ${lateness.p50}, measured ${late[2]}`);
     t.done();
   },
 
