@@ -19,9 +19,10 @@
  * call and moved later, with the other moves of its batch, before anything can see the
  * difference ("refresh() in batches" below).
  * Also owns what is counted of them for stats.js: callbacks run and thrown, driver wakeups, and
- * how late each callback started, by a reading at its start (the drain's own for its first
- * callback, which an interval's next period reuses), into a fixed log-scale histogram: a clock
- * read and a few integer updates per callback after the first.
+ * how late each callback started, by a reading at its start (the drain's own reading for its
+ * first callback, an interval's own start, or, once stats() was asked, clock.measureNow()),
+ * into a fixed log-scale histogram: a few integer updates per callback, and from the first
+ * stats() a clock read per timeout after a drain's first.
  * It must never call user code except in drainTimeouts, never allocate per callback there,
  * never read a timer's fields in refresh() before the clock, never let anything look at the
  * store with moves still noted, and never use the globals (they may be qtimers itself, or gone).
@@ -96,6 +97,9 @@ const SUB_BITS = 3;
 const SUB_BUCKETS = 1 << SUB_BITS;
 const LATENESS_BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
 const lateness = new Float64Array(LATENESS_BUCKETS);
+// Each callback's own start is read (a clock read per callback after a drain's first) from the
+// first stats() on: a program that never asks pays nothing for it (docs/decisions.md).
+let measuring = false;
 
 // ---------------------------------------------------------------- the reference count
 
@@ -483,11 +487,16 @@ function drainTimeouts(now, started) {
         if (f & REFED) uncountRef();
         continue;
       }
-      // how late it starts: the list is still keyed by its expiry
-      let fresh = false;
+      // As Node: an interval's next period counts from the start of its callback (also for a
+      // timeout whose callback makes it an interval by setting _repeat, afterTimeout).
+      if (f & REPEAT) repeatStart = startNow();
+      // how late it starts (the list is still keyed by its expiry): by the drain's reading for
+      // its first callback, an interval's own, or, once stats() was asked, a reading made for
+      // it (never before the drain's, which measureNow() can be by one, near a millisecond's
+      // boundary); until then, by the drain's
       if (stamp < 0) {
-        stamp = clock.now();
-        fresh = true;
+        stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.measureNow() : now;
+        if (stamp < now) stamp = now;
       }
       const late = stamp - list.expiry;
       lateness[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
@@ -496,9 +505,6 @@ function drainTimeouts(now, started) {
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
-      // as Node: an interval's next period counts from the start of its callback (also for a
-      // timeout whose callback makes it an interval by setting _repeat)
-      if (f & REPEAT) repeatStart = fresh && settings.exactStart ? stamp : startNow();
       stamp = -1;
       if (f & EXTRA) runWithExtras(head, f);
       else if (contextState.mode === NONE) head._onTimeout();
@@ -622,6 +628,11 @@ function bucketHigh(i) {
   return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
 }
 
+/* stats() was asked: from now on each callback's lateness is measured from its own start */
+function measureStarts() {
+  measuring = true;
+}
+
 /* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
 function counts() {
   return {
@@ -686,6 +697,6 @@ function snapshot() {
 module.exports = {
   settings,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
-  snapshot, forEachPending, counts, resetCounts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
+  snapshot, forEachPending, counts, resetCounts, measureStarts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
   executionResource,
 };
