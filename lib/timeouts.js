@@ -13,9 +13,9 @@
  * are no wakeups at all.  A drain runs what is due by
  * one clock reading, in expiry order, draining the nextTick and microtask queues between two
  * callbacks; a callback that throws leaves the drain with the exception still propagating (to
- * 'uncaughtException', or the process's end, as a native one), and a nextTick resumes the rest
- * by the same reading, as Node resumes at once (the driver does, if another drain began before
- * that nextTick ran: resumeTimeouts).  refresh() of a timer in a ring is stamped at the
+ * 'uncaughtException', or the process's end, as a native one), and the rest runs by the same
+ * reading right after the handler, as Node's: Node's own retry runs the driver again
+ * (rearmFired), or a nextTick queued before the handler's resumes it (resumeTimeouts).  refresh() of a timer in a ring is stamped at the
  * call and moved later, with the other moves of its batch, before anything can see the
  * difference ("refresh() in batches" below).
  * Also owns what is counted of them for stats.js: callbacks run and thrown, driver wakeups, and
@@ -428,11 +428,11 @@ function unrefTimeout(timer) {
 // ---------------------------------------------------------------- the drain
 
 function runTimeouts() {
-  tally[DRAINS] += 1;
   armedExpiry = Infinity;       // it just fired
   if (resumeArmed) {
     // run again right after a throw, by the reading the drain thrown out of decided by, as
-    // Node's retry; the nextTick queued for it finds nothing left to do
+    // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds
+    // nothing left to do
     resumeArmed = false;
     resumeQueued = false;
     driver._idleTimeout = driverDelay = 1;
@@ -440,6 +440,7 @@ function runTimeouts() {
     drainTimeouts(resumeNow, -1);
     return;
   }
+  tally[DRAINS] += 1;
   firing = true;
   // what is due is decided against one reading, as Node does: timers that callbacks of this
   // drain arm (even with 0 ms) wait for the next one
