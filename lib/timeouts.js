@@ -429,6 +429,7 @@ function unrefTimeout(timer) {
 
 function runTimeouts() {
   armedExpiry = Infinity;       // it just fired
+  deferredExpiry = Infinity;    // the drain wants the driver for what it leaves (wantFirst)
   if (resumeArmed) {
     // run again right after a throw, by the reading the drain thrown out of decided by, as
     // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds

@@ -118,7 +118,7 @@ function body() {
   busy(6);
 }
 const [name, pending] = process.argv.slice(1);
-if (pending === 'pending') setTimeout(() => log('later'), 1000);
+if (pending === 'pending') setTimeout(() => log('later'), 300);
 ({
   main() { body(); },
   immediate() { setImmediate(body); },
@@ -133,8 +133,8 @@ if (pending === 'pending') setTimeout(() => log('later'), 1000);
       c.on('data', () => { body(); c.destroy(); server.close(); });
     });
   },
-  timerArmsLater() { setTimeout(() => { setTimeout(() => log('later'), 1000); body(); }, 1); },
-  immediateArmsLater() { setImmediate(() => { setTimeout(() => log('later'), 1000); body(); }); },
+  timerArmsLater() { setTimeout(() => { setTimeout(() => log('later'), 300); body(); }, 1); },
+  immediateArmsLater() { setImmediate(() => { setTimeout(() => log('later'), 300); body(); }); },
   overrun() {
     setTimeout(() => {
       log('A');
