@@ -6,7 +6,9 @@
  * stats, pending, trackOrigins and report).  install() replaces the six
  * global timer functions and, unless told `{ timersModule: false }`, the same six exports of
  * Node's `timers` module and setTimeout, setImmediate, setInterval, scheduler.wait and
- * scheduler.yield of `timers/promises` (with lib/promises.js's), so libraries that call
+ * scheduler.yield of `timers/promises` (with lib/promises.js's), and async_hooks'
+ * executionAsyncResource (lib/execution-resource.js's: inside a timeout's callback, that timeout),
+ * so libraries that call
  * require('timers').setTimeout or await require('timers/promises').setTimeout get qtimers too
  * (ESM named imports follow through module.syncBuiltinESMExports).  Node's internals keep their
  * own references and are not affected.  Every replaced property's exact descriptor is saved and
@@ -38,6 +40,7 @@ const builtins = require('./builtins');
 
 const nodeTimers = builtins.timers;
 const nodeTimersPromises = builtins.timersPromises;
+const asyncHooks = builtins.asyncHooks;
 const { syncBuiltinESMExports } = builtins.module;
 const util = builtins.util;
 const debug = util.debuglog('qtimers');
@@ -49,6 +52,7 @@ const activeResources = require('./active-resources');
 const stats = require('./stats');
 const { report } = require('./report');
 const { checkOptions, booleanOption } = require('./knobs');
+const executionResource = require('./execution-resource');
 
 const TIMER_NAMES = ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'];
 const PROMISE_NAMES = ['setTimeout', 'setImmediate', 'setInterval'];
@@ -131,6 +135,8 @@ function install(options) {
   if (timersModule && !natives.foreignRealm) {
     for (const name of TIMER_NAMES) replaceNodes(nodeTimers, name, timers[name], natives[name]);
     for (const name of PROMISE_NAMES) replaceNodes(nodeTimersPromises, name, promises[name], natives.promises[name]);
+    // inside a callback it answers the callback's own handle, as natively
+    replaceNodes(asyncHooks, 'executionAsyncResource', executionResource.executionAsyncResource, executionResource.nodeExecutionAsyncResource);
     // the scheduler's methods are on its prototype: ours go on the instance, non-enumerable
     // like theirs, and uninstall() deletes them again; an own one is someone else's
     // The scheduler's methods live on its class's prototype, as Node's do, so the object keeps

@@ -91,13 +91,15 @@ function percentile(buckets, count, fraction, max) {
 }
 
 /*
- * stats(options): what is pending, what has run, how late timeouts ran.  options.reset: zero the
- * counts (run, thrown, drains, lateness) once they are read, so the next call covers what
- * happened since.
+ * stats(options): what is pending, what has run, how late timeouts ran (from the first call on,
+ * by each callback's own start; before it, by its drain's).  options.reset: zero the counts
+ * (run, thrown, drains, lateness) once they are read, so the next call covers what happened
+ * since.
  */
 function timerStats(options) {
   checkOptions(options, STATS_OPTIONS, 'stats()', timerStats);
   const reset = booleanOption(options, 'reset', false, timerStats);
+  timeouts.measureStarts();     // lateness by each callback's own start from now on
   const imm = { pending: 0, refed: 0, ran: 0, threw: 0, drains: 0 };
   immediates.forEachPending(function countImmediate(handle) {
     imm.pending += 1;

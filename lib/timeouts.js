@@ -3,22 +3,26 @@
  *
  * Owns the pending timeouts (a TimeoutStore), their lifecycle (pending, running, destroyed) and
  * reference count, the native driver that drains them, refresh(), and the knob that decides
- * what a timer is stamped with (setTimeout.exactStart).  One native setTimeout (the driver) is
+ * what a timer is stamped with (setTimeout.exactStart).  One native setInterval (the driver) is
  * armed for the earliest expiry and reused with refresh() when its delay repeats; it is armed
- * at once when nothing is armed (so it counts from the first timer's start, as Node's would),
- * re-armed for an earlier timer at the end of the section (section.js), and referenced exactly
- * when a referenced timeout is pending, so with only unref'd timers left the process exits as
- * Node's would; with nothing pending there are no wakeups at all.  A drain runs what is due by
+ * at the call that wants it earlier, as Node arms its own (so it counts from that timer's start,
+ * and a timer due when the section ends runs in the next timers phase); while its own callback
+ * runs, its period is set for the next wakeup instead ("the driver" below).  It is referenced
+ * exactly when a referenced timeout is pending (settled at the end of the section, section.js),
+ * so with only unref'd timers left the process exits as Node's would; with nothing pending there
+ * are no wakeups at all.  A drain runs what is due by
  * one clock reading, in expiry order, draining the nextTick and microtask queues between two
  * callbacks; a callback that throws leaves the drain with the exception still propagating (to
- * 'uncaughtException', or the process's end, as a native one), and a nextTick resumes the rest
- * by the same reading, as Node resumes at once (the driver does, if another drain began before
- * that nextTick ran: resumeTimeouts).  refresh() of a timer in a ring is stamped at the
+ * 'uncaughtException', or the process's end, as a native one), and the rest runs by the same
+ * reading right after the handler, as Node's: Node's own retry runs the driver again
+ * (rearmFired), or a nextTick queued before the handler's resumes it (resumeTimeouts).  refresh() of a timer in a ring is stamped at the
  * call and moved later, with the other moves of its batch, before anything can see the
  * difference ("refresh() in batches" below).
  * Also owns what is counted of them for stats.js: callbacks run and thrown, driver wakeups, and
- * how late each callback started, recorded from the reading the drain decides by (no clock read
- * of its own) into a fixed log-scale histogram: a few integer updates per callback.
+ * how late each callback started, by a reading at its start (the drain's own reading for its
+ * first callback, an interval's own start, or, once stats() was asked, clock.measureNow()),
+ * into a fixed log-scale histogram: a few integer updates per callback, and from the first
+ * stats() a clock read per timeout after a drain's first.
  * It must never call user code except in drainTimeouts, never allocate per callback there,
  * never read a timer's fields in refresh() before the clock, never let anything look at the
  * store with moves still noted, and never use the globals (they may be qtimers itself, or gone).
@@ -38,7 +42,7 @@ const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
-const nativeSetTimeout = natives.setTimeout;
+const nativeSetInterval = natives.setInterval;
 const nativeClearTimeout = natives.clearTimeout;
 const tickCallback = natives.tickCallback;
 const nextTick = natives.nextTick;
@@ -55,13 +59,16 @@ const settings = {
 
 const store = new TimeoutStore();
 let refedCount = 0;               // linked timeouts with REFED (and a running one, see below)
-let driver = null;                // the native Timeout that wakes us; kept for reuse
-let driverDelay = -1;             // the delay it was created with (refresh() re-arms with it)
+let driver = null;                // the native interval that wakes us; kept for reuse
+let driverDelay = -1;             // its delay now (refresh() re-arms with it)
 let driverRefed = false;
-// The expiry (clock ms) the driver is armed for, Infinity when it is not armed; and the
-// earliest expiry it is needed for, which syncDriver() re-arms it for.
+// The expiry (clock ms) the driver is armed for, Infinity when it is not armed.  While the
+// driver's own callback runs (`firing`), the expiry it is to be re-armed for when it returns.
 let armedExpiry = Infinity;
-let wantedExpiry = Infinity;
+let firing = false;
+// An earlier expiry the driver is re-armed for when the section ends (syncDriver), while a
+// program's own async hook is enabled (wantDriverBy says why); Infinity otherwise.
+let deferredExpiry = Infinity;
 // The timeout whose callback is running, and whether its reference is counted in refedCount.
 // Node counts a running timeout until its callback returns, unless the callback unrefs or
 // clears it: ref(), unref() and clear*() adjust the count for it at once, as for a linked one.
@@ -85,7 +92,7 @@ const DRAINS = 1;                 // wakeups of the native driver
 const LATE_SUM = 2;               // sum of the lateness of the callbacks started, ms
 const LATE_MAX = 3;               // the largest of them, ms
 const tally = new Float64Array(4);
-// Lateness (ms from a timer's expiry to the reading its drain ran it by), whole milliseconds:
+// Lateness (ms from a timer's expiry to its callback's start), whole milliseconds:
 // bucket i < EXACT_BUCKETS holds exactly i ms; above, each power of two is cut into
 // SUB_BUCKETS, so a bucket is at most 1/8 of its values wide (up to 2^31 ms: 240 buckets).
 const EXACT_BUCKETS = 16;
@@ -93,6 +100,9 @@ const SUB_BITS = 3;
 const SUB_BUCKETS = 1 << SUB_BITS;
 const LATENESS_BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
 const lateness = new Float64Array(LATENESS_BUCKETS);
+// Each callback's own start is read (a clock read per callback after a drain's first) from the
+// first stats() on: a program that never asks pays nothing for it (docs/decisions.md).
+let measuring = false;
 
 // ---------------------------------------------------------------- the reference count
 
@@ -105,11 +115,12 @@ function uncountRef() {
 }
 
 /*
- * at the end of a section: armed for the earliest pending timer, and referenced exactly when a
- * referenced timeout is pending
+ * at the end of a section: armed for a deferred expiry, and referenced exactly when a referenced
+ * timeout is pending
  */
 function syncDriver() {
-  if (wantedExpiry < armedExpiry) armDriver(wantedExpiry);
+  if (deferredExpiry < armedExpiry) armDriver(deferredExpiry);
+  deferredExpiry = Infinity;
   if (driver === null) return;
   const want = refedCount > 0;
   if (want !== driverRefed) {
@@ -118,7 +129,8 @@ function syncDriver() {
   }
 }
 
-// the moves refresh() owes first: they may want the driver earlier (a delay made shorter)
+// the moves refresh() owes first: they may want the driver earlier (a delay made shorter), and
+// are made before the section ends anyway (a timer due then must be armed for by then)
 section.atEnd(function moveRefreshedAtEnd() {
   if (batched !== 0) moveRefreshed();
 });
@@ -126,13 +138,22 @@ section.atEnd(syncDriver);
 
 // ---------------------------------------------------------------- the driver
 
+// The driver is a native setInterval whose period is set, while its callback runs, to what the
+// next wakeup needs (null: none): Node re-arms an interval when its callback returns, counting
+// from the time it read before calling it, as it counts a timer armed in a native timer's
+// callback.  So a timer armed in a drain, or pending behind the timers it ran, is due in the
+// first timers phase after the drain if its expiry has passed by then, however long the drain
+// ran, and re-arming costs no call of ours.  Outside its callback it is armed at the call that
+// wants it earlier, as Node arms its own timer (scheduleTimer in insert()).
+
 function armDriver(expiry) {
   // from the time now, read now: the native timer counts from its own call, which is now
   let delay = expiry - clock.now();
   if (delay < 1) delay = 1;
-  armedExpiry = wantedExpiry = expiry;
+  armedExpiry = expiry;
   if (driver !== null) {
     if (delay === driverDelay) {
+      driver._repeat = delay;   // null if it fired as the last wakeup needed
       if (contextState.mode !== NONE) context.makeDriver(refreshNative, driver);
       else driver.refresh();
       return;
@@ -152,7 +173,7 @@ function armDriver(expiry) {
 // newDriver's argument, passed outside the call so that context.makeDriver needs no closure
 let nextDriverDelay = 1;
 function newDriver() {
-  return nativeSetTimeout(runTimeouts, nextDriverDelay);
+  return nativeSetInterval(runTimeouts, nextDriverDelay);
 }
 
 function refreshNative(timer) {
@@ -161,16 +182,48 @@ function refreshNative(timer) {
 
 /* the driver must fire by `expiry` */
 function wantDriverBy(expiry) {
-  if (expiry < wantedExpiry) {
-    if (armedExpiry === Infinity) {
-      // Not armed: arm now, so the native timer counts from this timer's start as Node's would
-      // (a section that goes on running must not push the first timer back).
+  if (expiry < armedExpiry) {
+    if (firing) {
+      armedExpiry = expiry;               // re-armed by Node as the callback returns (rearmFired)
+    } else if (armedExpiry === Infinity || !contextState.programHooks) {
       armDriver(expiry);
-    } else {
-      // Armed for later: re-arm once, when the section ends, for the earliest timer by then.
-      wantedExpiry = expiry;
+    } else if (expiry < deferredExpiry) {
+      // A new driver is made in the program's current context while its hooks may watch
+      // (context.makeDriver), and a hook-based context manager gives callbacks scheduled with
+      // no context the context of the driver that runs them: an armed driver is re-armed from
+      // the end of the section instead, which a timeout due by then misses by one loop turn.
+      deferredExpiry = expiry;
       needsEnd();
     }
+  }
+}
+
+// The driver's period after a callback threw.  Node re-arms it into a list of that delay, due at
+// the time Node read before calling it plus -1 ms, so Node's retry after its 'uncaughtException'
+// handler, which runs what is due by the reading it began with, runs it again (see
+// drainTimeouts' finally), even if Node's clock ticked between that reading and the driver's
+// start.  -1 is also Node's mark of a disarmed timer, which it gives the driver's _idleTimeout
+// on the way: the driver's run puts a delay back in its place, so that Node re-arms it again.
+const RESUME_PERIOD = -1;
+let resumeArmed = false;          // the driver was re-armed with RESUME_PERIOD
+
+/*
+ * the driver's callback returns (`completed`: no callback threw): its period is what Node
+ * re-arms it with, from its start
+ */
+function rearmFired(now, completed) {
+  firing = false;
+  if (!completed) {
+    driver._repeat = RESUME_PERIOD;
+    resumeArmed = true;
+    armedExpiry = now;
+  } else if (armedExpiry === Infinity) {
+    driver._repeat = null;                // nothing pending: Node lets it go (kept for refresh())
+  } else {
+    let delay = armedExpiry - now;
+    if (delay < 1) delay = 1;
+    driver._repeat = delay;
+    driverDelay = delay;
   }
 }
 
@@ -378,17 +431,37 @@ function unrefTimeout(timer) {
 // ---------------------------------------------------------------- the drain
 
 function runTimeouts() {
+  armedExpiry = Infinity;       // it just fired
+  deferredExpiry = Infinity;    // the drain wants the driver for what it leaves (wantFirst)
+  if (resumeArmed) {
+    // run again right after a throw, by the reading the drain thrown out of decided by, as
+    // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds
+    // nothing left to do
+    resumeArmed = false;
+    resumeQueued = false;
+    driver._idleTimeout = driverDelay = 1;
+    firing = true;
+    drainTimeouts(resumeNow, -1);
+    return;
+  }
   tally[DRAINS] += 1;
+  firing = true;
   // what is due is decided against one reading, as Node does: timers that callbacks of this
   // drain arm (even with 0 ms) wait for the next one
-  drainTimeouts(clock.now());
+  const now = clock.now();
+  drainTimeouts(now, now);
 }
 
-function drainTimeouts(now) {
-  armedExpiry = Infinity;       // it just fired
-  wantedExpiry = Infinity;
+/*
+ * run what is due by the reading `now`; `started`: when the first callback starts (the same
+ * reading, when it was read just now), or -1
+ */
+function drainTimeouts(now, started) {
   section.drainStarted();
   let repeatStart = 0;          // the start of a running interval's callback
+  // the clock when the next callback starts: each is stamped with a reading of its own (for its
+  // lateness and an interval's next period), the first of a drain with the drain's
+  let stamp = started;
   let ticksOwed = false;        // as in runImmediates: drained before the next callback
   let completed = false;
   try {
@@ -420,17 +493,25 @@ function drainTimeouts(now) {
         if (f & REFED) uncountRef();
         continue;
       }
-      // how late it starts, by this drain's reading: the list is still keyed by its expiry
-      const late = now - list.expiry;
+      // As Node: an interval's next period counts from the start of its callback (also for a
+      // timeout whose callback makes it an interval by setting _repeat, afterTimeout).
+      if (f & REPEAT) repeatStart = startNow();
+      // how late it starts (the list is still keyed by its expiry): by the drain's reading for
+      // its first callback, an interval's own, or, once stats() was asked, a reading made for
+      // it (never before the drain's, which measureNow() can be by one, near a millisecond's
+      // boundary); until then, by the drain's
+      if (stamp < 0) {
+        stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.measureNow() : now;
+        if (stamp < now) stamp = now;
+      }
+      const late = stamp - list.expiry;
       lateness[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
       tally[LATE_SUM] += late;
       if (late > tally[LATE_MAX]) tally[LATE_MAX] = late;
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
-      // as Node: an interval's next period counts from the start of its callback (also for a
-      // timeout whose callback makes it an interval by setting _repeat)
-      if (f & REPEAT) repeatStart = startNow();
+      stamp = -1;
       if (f & EXTRA) runWithExtras(head, f);
       else if (contextState.mode === NONE) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
@@ -447,13 +528,15 @@ function drainTimeouts(now) {
       runningTimeout = null;
       afterTimeout(thrower, runningCounted, repeatStart);
     }
-    wantedExpiry = Infinity;
     if (completed) wantFirst();
     else if (!resumeQueued) {
       // A callback threw.  Node reports the exception and then, at once, goes on with the
-      // timers that were due, before any nextTick (those queued by an 'uncaughtException'
-      // handler included) and before immediates.  The nearest place we can do that is a
-      // nextTick queued now, ahead of the handler's; it decides by the same reading.
+      // timers that were due, by the same reading, before any nextTick (those queued by an
+      // 'uncaughtException' handler included) and before immediates.  Thrown out of the
+      // driver's own callback, Node's retry runs the driver again (rearmFired), or, when that
+      // retry first runs a list Node kept for the driver, runs the nextTick queue just before
+      // it, where a nextTick queued now, ahead of the handler's, resumes the drain.  Outside
+      // the driver's callback (a drain resumed so), only the nextTick.
       resumeQueued = true;
       resumeNow = now;
       resumeSerial = section.drainSerial();
@@ -463,6 +546,7 @@ function drainTimeouts(now) {
     }
     // settles the driver while this drain's reading is still the clock's, then hands it back
     section.drainEnded();
+    if (firing) rearmFired(now, completed);
   }
 }
 
@@ -477,7 +561,7 @@ function resumeTimeouts() {
     wantFirst();
     return;
   }
-  drainTimeouts(resumeNow);
+  drainTimeouts(resumeNow, -1);
 }
 
 function runWithExtras(timer, f) {
@@ -500,10 +584,7 @@ function wantFirst() {
     if (list === undefined) return;
     const head = list.first();
     if (head !== null && head._idleStart === list.start) {
-      if (list.expiry < armedExpiry) {     // usually armed already, by a callback's setTimeout
-        wantedExpiry = list.expiry;
-        needsEnd();                        // inside the drain: settled when it ends
-      }
+      wantDriverBy(list.expiry);           // usually armed already, by a callback's setTimeout
       return;
     }
     store.rekeyTop();
@@ -553,6 +634,11 @@ function bucketHigh(i) {
   return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
 }
 
+/* stats() was asked: from now on each callback's lateness is measured from its own start */
+function measureStarts() {
+  measuring = true;
+}
+
 /* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
 function counts() {
   return {
@@ -590,6 +676,14 @@ function forEachPending(visit) {
   }
 }
 
+/*
+ * the timeout whose callback runs now, if `resource` (what Node's executionAsyncResource()
+ * answers) is the native driver that runs it; else null
+ */
+function executionResource(resource) {
+  return runningTimeout !== null && resource === driver ? runningTimeout : null;
+}
+
 /* stats.js's hook for every timer made or revived from now on (null: none) */
 function onTimeoutAdded(hook) {
   onAdd = hook;
@@ -609,7 +703,8 @@ function snapshot() {
 module.exports = {
   settings,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
-  snapshot, forEachPending, counts, resetCounts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
+  snapshot, forEachPending, counts, resetCounts, measureStarts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
+  executionResource,
 };
 
 require('./own-frames').end(ownFrom);
