@@ -5,21 +5,23 @@
  * Symbol.dispose), and what programs, tools and Node's own code read of them: Node's fields
  * (_idleTimeout, _idleStart, _onTimeout, _timerArgs, _repeat, _destroyed; _onImmediate, _argv,
  * _destroyed, _idleNext, _idlePrev), what util.inspect and JSON.stringify show (Node's fields in
- * Node's order, with Node's values), and Node's own `refed` and `asyncId` symbols where Node's
- * code reads them.  A pending timeout costs one object of six fields, under half of what a
+ * Node's order, with Node's values), and an Immediate's `refed` symbol, which Node's code
+ * reads.  A pending timeout costs one object of six fields, under half of what a
  * native one costs, and a pending immediate one of three, because everything a handle rarely
  * needs lives elsewhere: arguments and an async context in two more fields, only in handles
  * made with them (another constructor, the same prototype), state in one small-integer bit
  * field, the numeric id in ids.js.  The rest of Node's fields are accessors on the prototype,
  * free of side effects on reads.
- * Node's own clearTimeout/clearImmediate (a reference taken before install) handed one of ours
- * cancel it through the `_destroyed` setter they call; Node's clearImmediate has by then counted
- * one native immediate less, which immediates.js gives back.  A method called with a `this` that
- * is not one of our handles is Node's own method called with it (usually nothing; a TypeError
- * for undefined), except where Node's would change Node's own timer counts for an object that is
- * not in its lists (ref/unref of a foreign object, methods of one kind called on the other):
- * those answer what Node answers and leave every count alone, so no input can make a pending
- * timer vanish or the process hang.
+ * Node's own clearTimeout (a reference taken before install) handed one of ours cancels it
+ * through the `_destroyed` setter it calls; Node's own clearImmediate is answered `_destroyed`
+ * true, after ours is cancelled, when the reader is its frame (see immediateDestroyed).  A
+ * method called with a `this` that is not one of our handles (a foreign object, a primitive, a
+ * Proxy, Object.create(Timeout.prototype)) is Node's own method called with it, so it does and
+ * throws exactly what it does natively; one of our handles of the other kind is answered as
+ * Node's method answers Node's handle of that kind, except that Timeout's ref and unref leave an
+ * Immediate as it is (Node's change Node's count of timers for good).  Reads are free of side
+ * effects, except
+ * that Node's Timeout toPrimitive called on an Immediate gives it an async id (ids.js).
  * It must never schedule, run or count anything itself: that is immediates.js's and timeouts.js's.
  */
 'use strict';
@@ -133,15 +135,17 @@ class Timeout {
     }
   }
 
+  // On one of our Immediates, Node's would count it in or out of Node's referenced timers (which
+  // it never was in), which can end the process with timers pending: it is left alone.
   ref() {
-    if (!isTimeout(this)) return nativeTimeout.ref.call(this);
-    timeouts.refTimeout(this);
+    if (isTimeout(this)) timeouts.refTimeout(this);
+    else if (!isImmediate(this)) return nativeTimeout.ref.call(this);
     return this;
   }
 
   unref() {
-    if (!isTimeout(this)) return nativeTimeout.unref.call(this);
-    timeouts.unrefTimeout(this);
+    if (isTimeout(this)) timeouts.unrefTimeout(this);
+    else if (!isImmediate(this)) return nativeTimeout.unref.call(this);
     return this;
   }
 
