@@ -4,14 +4,14 @@
  * Owns their shape, their public methods (ref, unref, hasRef, refresh, close, Symbol.toPrimitive,
  * Symbol.dispose), and what programs, tools and Node's own code read of them: Node's fields
  * (_idleTimeout, _idleStart, _onTimeout, _timerArgs, _repeat, _destroyed; _onImmediate, _argv,
- * _destroyed, _idleNext, _idlePrev), what util.inspect and JSON.stringify show (Node's fields in
- * Node's order, with Node's values), and an Immediate's `refed` symbol, which Node's code
- * reads.  A pending timeout costs one object of six fields, under half of what a
- * native one costs, and a pending immediate one of three, because everything a handle rarely
- * needs lives elsewhere: arguments and an async context in two more fields, only in handles
- * made with them (another constructor, the same prototype), state in one small-integer bit
- * field, the numeric id in ids.js.  The rest of Node's fields are accessors on the prototype,
- * free of side effects on reads.
+ * _destroyed, _idleNext, _idlePrev), what util.inspect and JSON.stringify are handed (views with
+ * Node's fields, from handle-views.js, through Node's own inspector for a Timeout), and an
+ * Immediate's `refed` symbol, which Node's code reads.  A pending timeout costs one object of
+ * six fields, under half of what a native one costs, and a pending immediate one of three,
+ * because everything a handle rarely needs lives elsewhere: arguments and an async context in
+ * two more fields, only in handles made with them (another constructor, the same prototype),
+ * state in one small-integer bit field, the numeric id in ids.js.  The rest of Node's fields are
+ * accessors or defaults on the prototype.
  * Node's own clearTimeout (a reference taken before install) handed one of ours cancels it
  * through the `_destroyed` setter it calls; Node's own clearImmediate is answered `_destroyed`
  * true, after ours is cancelled, when the reader is its frame (see immediateDestroyed).  A
@@ -20,8 +20,7 @@
  * throws exactly what it does natively; one of our handles of the other kind is answered as
  * Node's method answers Node's handle of that kind, except that Timeout's ref and unref leave an
  * Immediate as it is (Node's change Node's count of timers for good).  Reads are free of side
- * effects, except
- * that Node's Timeout toPrimitive called on an Immediate gives it an async id (ids.js).
+ * effects, except that Node's Timeout toPrimitive called on an Immediate gives it an async id.
  * It must never schedule, run or count anything itself: that is immediates.js's and timeouts.js's.
  */
 'use strict';
@@ -30,6 +29,7 @@ const util = require('util');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
 const ids = require('./ids');
+const { timeoutView, immediateView, immediateRefed } = require('./handle-views');
 
 const { REFED, DESTROYED, REPEAT, EXTRA, CLEARED } = require('./flags');
 const SymbolDispose = Symbol.dispose;
@@ -73,12 +73,6 @@ function defineDefault(prototype, name, value) {
 // a foreign object's own data property, as an assignment would make it where no accessor is
 function defineOwn(target, name, value) {
   Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/* what Node's Immediates keep under their `refed` symbol: while pending, whether referenced */
-function immediateRefed(imm) {
-  const f = imm._flags;
-  return (f & DESTROYED) !== 0 ? null : (f & REFED) !== 0;
 }
 
 class Timeout {
@@ -175,7 +169,8 @@ class Timeout {
 
   // Node's own inspector (its fields, one level deep) over a view of ours with Node's fields
   [inspectCustom](depth, options, inspect) {
-    const view = isTimeout(this) ? timeoutView(this, true) : isImmediate(this) ? immediateView(this, true) : this;
+    const view = isTimeout(this) ? timeoutView(this, true, timeoutSymbols, TimeoutPrototype) :
+      isImmediate(this) ? immediateView(this, true, immediateSymbols, ImmediatePrototype) : this;
     return nativeTimeout[inspectCustom].call(view, depth, options, inspect);
   }
 
@@ -257,7 +252,7 @@ class Immediate {
   // util.inspect formats as it formats Node's (for the view itself, and a foreign object,
   // returning `this` makes it format it plainly)
   [inspectCustom]() {
-    return isImmediate(this) ? immediateView(this, true) : this;
+    return isImmediate(this) ? immediateView(this, true, immediateSymbols, ImmediatePrototype) : this;
   }
 
   toJSON() {
@@ -338,76 +333,6 @@ ImmediateWithExtras.prototype = Immediate.prototype;
 function nativeDispose(nativePrototype, self) {
   const dispose = nativePrototype[SymbolDispose];
   if (typeof dispose === 'function') dispose.call(self);
-}
-
-// ---------------------------------------------------------------- what tools see
-
-// Stand-ins for what Node's pending handles link to, shown (one level deep) as Node's are
-function TimersList() {}
-const listLink = Object.create(TimersList.prototype, { msecs: { value: 0, enumerable: true } });
-
-/*
- * A timeout as Node's shows itself: its fields in Node's order with Node's values, any field a
- * program added, and for util.inspect Node's symbols.  Node's pending timer links to its
- * neighbours or its list: shown as such by util.inspect (the neighbours are not always the same
- * ones: ours are kept in other lists), null for JSON (Node's are circular, and throw).
- */
-function timeoutView(timer, forInspect) {
-  const pending = timer._idlePrev !== null;
-  const view = {
-    _idleTimeout: timer._idleTimeout,
-    // Node links a newer timer through _idlePrev, ours through _idleNext
-    _idlePrev: pending && forInspect ? link(timer._idleNext) : null,
-    _idleNext: pending && forInspect ? link(timer._idlePrev) : null,
-    _idleStart: timer._idleStart,
-    _onTimeout: timer._onTimeout,
-    _timerArgs: timer._timerArgs,
-    _repeat: timer._repeat,
-    _destroyed: timer._destroyed,
-  };
-  return finishView(view, timer, timeoutSymbols, forInspect, Timeout.prototype);
-}
-
-function link(value) {
-  return isTimeout(value) ? value : listLink;
-}
-
-/* an immediate as Node's shows itself (it links to its neighbours in Node's list: ours, to none) */
-function immediateView(imm, forInspect) {
-  const view = {
-    _idleNext: null,
-    _idlePrev: null,
-    _onImmediate: imm._onImmediate,
-    _argv: imm._argv,
-    _destroyed: imm._destroyed,
-  };
-  return finishView(view, imm, immediateSymbols, forInspect, Immediate.prototype);
-}
-
-// our own fields, which Node's handles do not have
-const INTERNAL = new Set(['_flags', '_carrier', '_asyncContext']);
-
-function finishView(view, handle, symbols, forInspect, prototype) {
-  for (const key of Object.keys(handle)) {
-    if (!INTERNAL.has(key) && !(key in view)) view[key] = handle[key];
-  }
-  if (!forInspect) return view;
-  for (const symbol of symbols.all) view[symbol] = symbolValue(handle, symbol, symbols);
-  // a view of our class with no _flags: our methods treat it as foreign
-  Object.setPrototypeOf(view, prototype);
-  return view;
-}
-
-function symbolValue(handle, symbol, symbols) {
-  const ctx = handle._asyncContext;
-  const resource = ctx !== null && typeof ctx === 'object' && typeof ctx.asyncId === 'function' ? ctx : null;
-  switch (symbol) {
-    case symbols.refed: return isTimeout(handle) ? (handle._flags & REFED) !== 0 : immediateRefed(handle);
-    case symbols.kHasPrimitive: return ids.knownId(handle) !== undefined;
-    case symbols.asyncId: return resource !== null ? resource.asyncId() : ids.knownId(handle);
-    case symbols.triggerId: return resource !== null ? resource.triggerAsyncId() : undefined;
-    default: return undefined;
-  }
 }
 
 // ---------------------------------------------------------------- what timers.js hands over
