@@ -285,6 +285,15 @@ Object.defineProperty(ImmediatePrototype, '_destroyed', {
 });
 
 const stackHolder = {};
+
+function restoreStackSettings(prepare, limit) {
+  try {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  } catch (err) {
+    // frozen: nothing was changed
+  }
+}
 function framesOnly(error, frames) {
   return frames;
 }
@@ -300,9 +309,10 @@ function calledByNodeClearImmediate() {
     Err.prepareStackTrace = framesOnly;
     Err.captureStackTrace(stackHolder, immediateDestroyed);
     frames = stackHolder.stack;
+  } catch (err) {
+    frames = undefined;       // a frozen Error (a hardened realm): no frame to tell by
   } finally {
-    Err.prepareStackTrace = prepare;
-    Err.stackTraceLimit = limit;
+    restoreStackSettings(prepare, limit);
     stackHolder.stack = undefined;
   }
   const caller = Array.isArray(frames) ? frames[0] : undefined;
