@@ -1,18 +1,26 @@
 /*
  * handles: the Timeout and Immediate objects that setTimeout, setInterval and setImmediate return.
  *
- * Owns their shape and their public methods (ref, unref, hasRef, refresh, close,
- * Symbol.toPrimitive, Symbol.dispose) and the Node-compatible properties programs and Node's own
- * tests read (_onTimeout, _idleTimeout, _idleStart, _repeat, _destroyed, _onImmediate).  A pending
- * timeout costs one object of six fields, under half of what a native one costs, and a pending
- * immediate one of two, because everything a handle rarely needs lives elsewhere: arguments and
- * an async context in a subclass used only when present, state in one small-integer bit field,
- * the numeric id in ids.js.
- * `_repeat` and `_destroyed` are accessors over those bits, through which Node's own
- * clearTimeout/clearImmediate, when handed one of our handles, cancel it properly.  A method
- * called with a `this` that is not one of our handles (a foreign object, a primitive,
- * Object.create(Timeout.prototype)) is Node's own method called with it, so it does exactly what
- * it does natively (usually nothing; a TypeError for undefined), never an internal error.
+ * Owns their shape, their public methods (ref, unref, hasRef, refresh, close, Symbol.toPrimitive,
+ * Symbol.dispose), and what programs, tools and Node's own code read of them: Node's fields
+ * (_idleTimeout, _idleStart, _onTimeout, _timerArgs, _repeat, _destroyed; _onImmediate, _argv,
+ * _destroyed, _idleNext, _idlePrev), what util.inspect and JSON.stringify are handed (views with
+ * Node's fields, from handle-views.js, through Node's own inspector for a Timeout), and an
+ * Immediate's `refed` symbol, which Node's code reads.  A pending timeout costs one object of
+ * six fields, under half of what a native one costs, and a pending immediate one of three,
+ * because everything a handle rarely needs lives elsewhere: arguments and an async context in
+ * two more fields, only in handles made with them (another constructor, the same prototype),
+ * state in one small-integer bit field, the numeric id in ids.js.  The rest of Node's fields are
+ * accessors or defaults on the prototype.
+ * Node's own clearTimeout (a reference taken before install) handed one of ours cancels it
+ * through the `_destroyed` setter it calls; Node's own clearImmediate is answered `_destroyed`
+ * true, after ours is cancelled, when the reader is its frame (see immediateDestroyed).  A
+ * method called with a `this` that is not one of our handles (a foreign object, a primitive, a
+ * Proxy, Object.create(Timeout.prototype)) is Node's own method called with it, so it does and
+ * throws exactly what it does natively; one of our handles of the other kind is answered as
+ * Node's method answers Node's handle of that kind, except that Timeout's ref and unref leave an
+ * Immediate as it is (Node's change Node's count of timers for good).  Reads are free of side
+ * effects, except that Node's Timeout toPrimitive called on an Immediate gives it an async id.
  * It must never schedule, run or count anything itself: that is immediates.js's and timeouts.js's.
  */
 'use strict';
@@ -24,36 +32,45 @@ const util = require('./builtins').util;
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
 const ids = require('./ids');
+const { timeoutView, immediateView, immediateRefed } = require('./handle-views');
 
 const { REFED, DESTROYED, REPEAT, EXTRA, CLEARED } = require('./flags');
 const SymbolDispose = Symbol.dispose;
 const SymbolToPrimitive = Symbol.toPrimitive;
 const inspectCustom = util.inspect.custom;
+const ObjectGetPrototypeOf = Object.getPrototypeOf;
 
-// The prototypes of Node's own Timeout and Immediate, whose methods serve a foreign `this`.
-// timers.js finds them (it makes the one native handle of each kind that takes) and hands them
-// over before any handle of ours exists.
+// What timers.js finds of Node's own handles before any handle of ours exists (useNatives):
+// their prototypes, whose methods serve a foreign `this`; the symbols Node keys their state
+// by, in Node's order; and timers.js's clearImmediate, which Node's Immediate dispose calls.
 let nativeTimeout = null;
 let nativeImmediate = null;
+let timeoutSymbols = [];
+let immediateSymbols = [];
+let clearImmediateOf = null;
 
-function useNativePrototypes(timeoutPrototype, immediatePrototype) {
-  nativeTimeout = timeoutPrototype;
-  nativeImmediate = immediatePrototype;
-}
-
-/* one of our timeouts: made by our constructor (Object.create(Timeout.prototype) has no _flags) */
+/* one of our timeouts: an own _flags (read first: Node's methods also begin with a get, so a
+   revoked Proxy throws Node's message) and our prototype itself, so Object.create(timer) or a
+   Proxy of anything else is foreign */
 function isTimeout(value) {
-  return value instanceof Timeout && typeof value._flags === 'number';
+  return typeof value === 'object' && value !== null && typeof value._flags === 'number' &&
+    ObjectGetPrototypeOf(value) === TimeoutPrototype;
 }
 
 function isImmediate(value) {
-  return value instanceof Immediate && typeof value._flags === 'number';
+  return typeof value === 'object' && value !== null && typeof value._flags === 'number' &&
+    ObjectGetPrototypeOf(value) === ImmediatePrototype;
 }
 
 // Cleared before it was done: its delay is -1, as Node's, and its period (_repeat) is kept by
 // timeouts.js.
 function periodKeptAside(timer) {
   return (timer._flags & CLEARED) !== 0 && timer._idleTimeout === -1;
+}
+
+/* a prototype's default for a field only some handles have: writable, so assignments make it own */
+function defineDefault(prototype, name, value) {
+  Object.defineProperty(prototype, name, { value, writable: true, enumerable: false, configurable: true });
 }
 
 // a foreign object's own data property, as an assignment would make it where no accessor is
@@ -85,8 +102,10 @@ class Timeout {
       defineOwn(this, '_destroyed', value);
       return;
     }
-    // Node's clearTimeout marks the handle destroyed before anything else: cancel it for real
-    if (value && !(this._flags & DESTROYED)) timeouts.cancelTimeout(this);
+    // Node's clearTimeout (and clearTimeout(id)) empties _onTimeout and then marks the handle
+    // destroyed: cancel it for real.  With its callback still there (Node's clearImmediate
+    // handed a Timeout, or a program), a native timeout still fires: so does ours.
+    if (value && !(this._flags & DESTROYED) && !this._onTimeout) timeouts.cancelTimeout(this);
   }
 
   // Node's interval period; a program may also turn a timeout into an interval by setting it
@@ -113,20 +132,22 @@ class Timeout {
     }
   }
 
+  // On one of our Immediates, Node's would count it in or out of Node's referenced timers (which
+  // it never was in), which can end the process with timers pending: it is left alone.
   ref() {
-    if (!isTimeout(this)) return nativeTimeout.ref.call(this);
-    timeouts.refTimeout(this);
+    if (isTimeout(this)) timeouts.refTimeout(this);
+    else if (!isImmediate(this)) return nativeTimeout.ref.call(this);
     return this;
   }
 
   unref() {
-    if (!isTimeout(this)) return nativeTimeout.unref.call(this);
-    timeouts.unrefTimeout(this);
+    if (isTimeout(this)) timeouts.unrefTimeout(this);
+    else if (!isImmediate(this)) return nativeTimeout.unref.call(this);
     return this;
   }
 
   hasRef() {
-    if (!isTimeout(this)) return nativeTimeout.hasRef.call(this);
+    if (!isTimeout(this)) return nativeTimeout.hasRef.call(this);   // an Immediate's `refed`
     return (this._flags & REFED) !== 0;
   }
 
@@ -143,29 +164,32 @@ class Timeout {
   }
 
   [Symbol.toPrimitive]() {
-    if (!isTimeout(this)) return nativeTimeout[SymbolToPrimitive].call(this);
-    return ids.idFor(this);
+    if (isTimeout(this)) return ids.idFor(this);
+    // an Immediate: its async id, as Node's answers (no clearTimeout finds it by that id)
+    if (isImmediate(this)) return ids.asyncIdOf(this);
+    return nativeTimeout[SymbolToPrimitive].call(this);
   }
 
+  // Node's own inspector (its fields, one level deep) over a view of ours with Node's fields
   [inspectCustom](depth, options, inspect) {
-    if (!isTimeout(this)) return nativeTimeout[inspectCustom].call(this, depth, options, inspect);
-    const f = this._flags;
-    const state = (f & CLEARED) ? 'cleared' : (this._idlePrev !== null ? 'pending' : (f & DESTROYED) ? 'done' : 'running');
-    const fn = this._onTimeout;
-    const props = {
-      delay: this._idleTimeout,
-      repeat: (f & REPEAT) !== 0,
-      ref: (f & REFED) !== 0,
-      state,
-      callback: typeof fn === 'function' ? fn : null,
-    };
-    return `${f & REPEAT ? 'Interval' : 'Timeout'} ${inspect(props, options)}`;
+    const view = isTimeout(this) ? timeoutView(this, true, timeoutSymbols, TimeoutPrototype) :
+      isImmediate(this) ? immediateView(this, true, immediateSymbols, ImmediatePrototype) : this;
+    return nativeTimeout[inspectCustom].call(view, depth, options, inspect);
+  }
+
+  // JSON.stringify: Node's fields, never our internals nor a circular link
+  toJSON() {
+    return isTimeout(this) ? timeoutView(this, false) : this;
   }
 }
 
-// Defaults for what only the subclass stores, so every handle answers the same reads.
-Timeout.prototype._timerArgs = undefined;
-Timeout.prototype._asyncContext = null;
+const TimeoutPrototype = Timeout.prototype;
+
+// What Node's handles hold and ours keep elsewhere or only when needed: every handle answers the
+// same reads.  _idleNext and _idlePrev are writable data properties, since Node's list code
+// assigns them on an Immediate handed to it.
+// Not enumerable: for-in and util.inspect's showHidden list no field of the prototype.
+defineDefault(TimeoutPrototype, '_timerArgs', undefined);
 
 if (SymbolDispose !== undefined) {
   Timeout.prototype[SymbolDispose] = function dispose() {
@@ -174,16 +198,22 @@ if (SymbolDispose !== undefined) {
   };
 }
 
-// A timeout with arguments and/or an async context: two more fields, only when needed.  Named
-// Timeout too, so that constructor.name and stack traces read as Node's do.
-const BaseTimeout = Timeout;
-const TimeoutWithExtras = class Timeout extends BaseTimeout {
-  constructor(callback, after, flags, args, asyncContext) {
-    super(callback, after, flags | EXTRA);
-    this._timerArgs = args;
-    this._asyncContext = asyncContext;
-  }
-};
+/*
+ * A timeout with arguments and/or an async context: two more fields, only when needed, and the
+ * same prototype (Node has one Timeout class).  A function of its own, so that the plain
+ * timeouts keep their six-field shape.
+ */
+function TimeoutWithExtras(callback, after, flags, args, asyncContext) {
+  this._idleTimeout = after;
+  this._idlePrev = null;
+  this._idleNext = null;
+  this._idleStart = 0;
+  this._onTimeout = callback;
+  this._flags = flags | EXTRA;
+  this._timerArgs = args;
+  this._asyncContext = asyncContext;
+}
+TimeoutWithExtras.prototype = Timeout.prototype;
 
 class Immediate {
   constructor(callback, flags) {
@@ -193,18 +223,7 @@ class Immediate {
     this._carrier = null;
   }
 
-  // Node's own clearImmediate (a reference taken before install, or the timers module after a
-  // globals-only install), handed one of ours, reads _destroyed and, if it is false, decrements
-  // its count of pending native immediates, which then stalls Node's immediates.  So reading
-  // _destroyed of a pending qtimers Immediate cancels it and answers true: Node's clearImmediate
-  // then cancels ours and leaves its own count alone.  Node documents no _destroyed; qtimers
-  // itself never reads it.
-  get _destroyed() {
-    if (!isImmediate(this)) return undefined;
-    if (!(this._flags & DESTROYED)) immediates.cancelImmediate(this);
-    return true;
-  }
-
+  // a program's assignment cancels it, as Node's clearImmediate would (the getter: below)
   set _destroyed(value) {
     if (!isImmediate(this)) {
       defineOwn(this, '_destroyed', value);
@@ -226,44 +245,102 @@ class Immediate {
   }
 
   hasRef() {
+    // Node's reads `refed`, which a Timeout of ours keeps in its flags
+    if (isTimeout(this)) return (this._flags & REFED) !== 0;
     if (!isImmediate(this)) return nativeImmediate.hasRef.call(this);
     return (this._flags & REFED) !== 0;
   }
 
-  [inspectCustom](depth, options, inspect) {
-    // Node's Immediate has no inspector: returning `this` makes util.inspect format it plainly
-    if (!isImmediate(this)) return this;
-    const f = this._flags;
-    const fn = this._onImmediate;
-    const props = {
-      ref: (f & REFED) !== 0,
-      state: (f & CLEARED) ? 'cleared' : (f & DESTROYED) ? 'done' : 'pending',
-      callback: typeof fn === 'function' ? fn : null,
-    };
-    return `Immediate ${inspect(props, options)}`;
+  // Node's Immediate has no inspector: this returns a view with Node's fields, which
+  // util.inspect formats as it formats Node's (for the view itself, and a foreign object,
+  // returning `this` makes it format it plainly)
+  [inspectCustom]() {
+    return isImmediate(this) ? immediateView(this, true, immediateSymbols, ImmediatePrototype) : this;
+  }
+
+  toJSON() {
+    return isImmediate(this) ? immediateView(this, false) : this;
   }
 }
 
-// Defaults for what only the subclass stores, as for Timeout.
-Immediate.prototype._argv = undefined;
-Immediate.prototype._asyncContext = null;
+const ImmediatePrototype = Immediate.prototype;
+
+/*
+ * Immediate's _destroyed: whether it ran or was cleared, as Node's.  Node's own clearImmediate (a
+ * reference taken before install, or the `timers` module's after a globals-only install) reads
+ * it and, if false, counts one native immediate less than it has, which stalls Node's
+ * immediates (qtimers' driver among them) until the next one is queued.  So when the reader is
+ * Node's clearImmediate itself (its frame, found by the stack, read only while the handle is
+ * pending), ours is cancelled and the answer is true: Node's then leaves its counts alone.  No
+ * other read changes anything.
+ */
+function immediateDestroyed() {
+  if (!isImmediate(this)) return undefined;
+  if (this._flags & DESTROYED) return true;
+  if (!calledByNodeClearImmediate()) return false;
+  immediates.cancelImmediate(this);
+  return true;
+}
+Object.defineProperty(ImmediatePrototype, '_destroyed', {
+  get: immediateDestroyed,
+  set: Object.getOwnPropertyDescriptor(ImmediatePrototype, '_destroyed').set,
+  configurable: true,
+});
+
+const stackHolder = {};
+
+function restoreStackSettings(prepare, limit) {
+  try {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  } catch (err) {
+    // frozen: nothing was changed
+  }
+}
+function framesOnly(error, frames) {
+  return frames;
+}
+
+/* is the function that read immediateDestroyed Node's own clearImmediate? */
+function calledByNodeClearImmediate() {
+  const Err = Error;
+  const limit = Err.stackTraceLimit;
+  const prepare = Err.prepareStackTrace;
+  let frames;
+  try {
+    Err.stackTraceLimit = 1;
+    Err.prepareStackTrace = framesOnly;
+    Err.captureStackTrace(stackHolder, immediateDestroyed);
+    frames = stackHolder.stack;
+  } catch (err) {
+    frames = undefined;       // a frozen Error (a hardened realm): no frame to tell by
+  } finally {
+    restoreStackSettings(prepare, limit);
+    stackHolder.stack = undefined;
+  }
+  const caller = Array.isArray(frames) ? frames[0] : undefined;
+  return caller !== undefined && caller.getFunctionName() === 'clearImmediate' && caller.getFileName() === 'node:timers';
+}
+defineDefault(ImmediatePrototype, '_argv', undefined);
+defineDefault(ImmediatePrototype, '_idleNext', null);
+defineDefault(ImmediatePrototype, '_idlePrev', null);
 
 if (SymbolDispose !== undefined) {
   Immediate.prototype[SymbolDispose] = function dispose() {
     if (isImmediate(this)) immediates.cancelImmediate(this);
-    else nativeDispose(nativeImmediate, this);
+    else clearImmediateOf(this);     // Node's is clearImmediate(this); timers.js's never miscounts
   };
 }
 
 // An immediate with arguments and/or an async context, as TimeoutWithExtras is for timeouts.
-const BaseImmediate = Immediate;
-const ImmediateWithExtras = class Immediate extends BaseImmediate {
-  constructor(callback, flags, args, asyncContext) {
-    super(callback, flags | EXTRA);
-    this._argv = args;
-    this._asyncContext = asyncContext;
-  }
-};
+function ImmediateWithExtras(callback, flags, args, asyncContext) {
+  this._onImmediate = callback;
+  this._flags = flags | EXTRA;
+  this._carrier = null;
+  this._argv = args;
+  this._asyncContext = asyncContext;
+}
+ImmediateWithExtras.prototype = Immediate.prototype;
 
 /* Node's dispose with a foreign `this`, where this Node has one (it is clear*(this)) */
 function nativeDispose(nativePrototype, self) {
@@ -271,9 +348,40 @@ function nativeDispose(nativePrototype, self) {
   if (typeof dispose === 'function') dispose.call(self);
 }
 
+// ---------------------------------------------------------------- what timers.js hands over
+
+/*
+ * Node's Timeout and Immediate prototypes, one native handle of each kind (for the symbols Node
+ * keys their state by), and timers.js's clearImmediate.  Node's code reads the `refed` symbol of
+ * an Immediate handed to it (Node's clearImmediate, and Timeout.prototype.hasRef) and assigns
+ * it: ours answers its state, and an assignment to one of ours changes nothing.
+ */
+function useNatives(natives) {
+  nativeTimeout = natives.timeoutPrototype;
+  nativeImmediate = natives.immediatePrototype;
+  clearImmediateOf = natives.clearImmediate;
+  timeoutSymbols = symbolsOf(natives.timeout);
+  immediateSymbols = symbolsOf(natives.immediate);
+  const refed = immediateSymbols.refed;
+  if (refed !== undefined) {
+    Object.defineProperty(Immediate.prototype, refed, {
+      get() { return isImmediate(this) ? immediateRefed(this) : undefined; },
+      set(value) { if (!isImmediate(this)) defineOwn(this, refed, value); },
+      configurable: true,
+    });
+  }
+}
+
+function symbolsOf(handle) {
+  const all = Object.getOwnPropertySymbols(handle);
+  const byName = { all };
+  for (const symbol of all) byName[symbol.description] = symbol;
+  return byName;
+}
+
 module.exports = {
   Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras,
-  isTimeout, isImmediate, useNativePrototypes,
+  isTimeout, isImmediate, useNatives,
 };
 
 require('./own-frames').end(ownFrom);

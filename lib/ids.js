@@ -32,10 +32,10 @@ const ID = Symbol('qtimers.id');
 
 const ID_OPTIONS = { requireManualDestroy: true };
 
-function newId(timer) {
+function newId(timer, type = 'Timeout') {
   const ctx = timer._asyncContext;
   if (ctx instanceof AsyncResource) return ctx.asyncId();
-  return new AsyncResource('Timeout', ID_OPTIONS).asyncId();
+  return new AsyncResource(type, ID_OPTIONS).asyncId();
 }
 
 /* the timer's id, made now if it has none */
@@ -60,6 +60,26 @@ function idFor(timer) {
   return id;
 }
 
+/* the id a handle was given (by `+t`, or asyncIdOf), or undefined: nothing is made */
+function knownId(handle) {
+  const id = handle[ID];
+  return id === undefined || id > 0 ? id : -id;
+}
+
+/*
+ * an immediate's id, made the first time it is asked for (Node's Timeout.prototype's
+ * Symbol.toPrimitive called on an Immediate answers its async id); never registered, as no
+ * clearTimeout(id) clears an immediate
+ */
+function asyncIdOf(imm) {
+  let id = imm[ID];
+  if (id === undefined) {
+    id = newId(imm, 'Immediate');
+    imm[ID] = id;
+  }
+  return id;
+}
+
 /* the timer registered under this id (a number or a numeric string, as a property key), or undefined */
 function timerWithId(id) {
   if (typeof id === 'string') {
@@ -78,4 +98,4 @@ function forget(timer) {
   timer._flags &= ~PRIMITIVE;
 }
 
-module.exports = { idFor, timerWithId, forget };
+module.exports = { idFor, knownId, asyncIdOf, timerWithId, forget };

@@ -63,6 +63,7 @@ const needsEnd = section.needsEnd;
 const contextState = context.state;
 const NONE = context.NONE;
 const ReflectApply = Reflect.apply;
+const CLEARED_CALLBACK = natives.clearedCallback;
 
 const settings = {
   // setImmediate.maxTickDepth: how many immediates one event-loop turn runs.  0: exactly those
@@ -338,10 +339,10 @@ function runImmediates(carriedImm) {
       } else if (contextState.mode === NONE) {
         // a method call: `this` is the handle, and the callback's own .call/.apply are not used
         imm._onImmediate();
-        imm._onImmediate = null;    // a handle the program keeps must not keep its callback alive
+        imm._onImmediate = CLEARED_CALLBACK;    // a handle the program keeps must not keep its callback alive
       } else {
         context.callWithoutContext(imm._onImmediate, imm, undefined);
-        imm._onImmediate = null;
+        imm._onImmediate = CLEARED_CALLBACK;
       }
       running = null;
       runningRefed = 0;
@@ -382,7 +383,7 @@ function runWithExtras(imm, f) {
 
 /* release what a run, throwing or cancelled immediate no longer needs */
 function finishImmediate(imm) {
-  imm._onImmediate = null;
+  imm._onImmediate = CLEARED_CALLBACK;
   if (imm._flags & EXTRA) {
     imm._argv = undefined;
     if (imm._flags & CONTEXT) releaseContext(imm);

@@ -258,4 +258,8 @@ const natives = {
 };
 for (const name of TIMER_NAMES) natives[name] = timerFunction(name);
 
+// What Node leaves in the callback field of a handle cleared (or an immediate run): null, or
+// undefined where clearing cleans the handle (Node >= 24's cleanImmediate and cleanTimer)
+natives.clearedCallback = Number(proc.versions.node.split('.')[0]) >= 24 ? undefined : null;
+
 module.exports = natives;

@@ -50,6 +50,7 @@ const needsEnd = section.needsEnd;
 const contextState = context.state;
 const NONE = context.NONE;
 const ReflectApply = Reflect.apply;
+const CLEARED_CALLBACK = natives.clearedCallback;
 
 const settings = {
   // setTimeout.exactStart: stamp every timer with the time of its call, as Node does (false:
@@ -266,7 +267,7 @@ function cancelTimeout(timer) {
     timer._idleTimeout = -1;
   }
   timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
-  timer._onTimeout = null;
+  timer._onTimeout = CLEARED_CALLBACK;   // as Node's on this version
   if (f & EXTRA) {
     timer._timerArgs = undefined;
     if (f & CONTEXT) releaseContext(timer);
@@ -528,8 +529,14 @@ function drainTimeouts(now, started) {
       runningTimeout = null;
       afterTimeout(thrower, runningCounted, repeatStart);
     }
-    if (completed) wantFirst();
-    else if (!resumeQueued) {
+    // Armed before Node sees the throw, also when a callback threw: Node refs its timer handle
+    // by what its lists hold when its timers callback returns, and with none there an arming
+    // later counts on Node's count of referenced timers, which a foreign object handed to
+    // Timeout.prototype.ref can have left one too high (the process would end with this
+    // drain's timers pending).  In the driver's own callback this only notes the expiry
+    // (rearmFired decides the period).
+    wantFirst();
+    if (!completed && !resumeQueued) {
       // A callback threw.  Node reports the exception and then, at once, goes on with the
       // timers that were due, by the same reading, before any nextTick (those queued by an
       // 'uncaughtException' handler included) and before immediates.  Thrown out of the

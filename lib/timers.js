@@ -156,17 +156,20 @@ function setImmediate(callback, arg1, arg2, arg3) {
 // given anything else that it does not ignore.
 const immediateProbe = nativeSetImmediate(function probe() {});
 nativeClearImmediate(immediateProbe);
-const NativeImmediate = immediateProbe.constructor;
-const NativeTimeout = (function nativeTimeoutClass() {
-  const probe = nativeSetTimeout(function probe() {}, 1);
-  nativeClearTimeout(probe);
-  return probe.constructor;
-})();
-handles.useNativePrototypes(NativeTimeout.prototype, NativeImmediate.prototype);
+const timeoutProbe = nativeSetTimeout(function probe() {}, 1);
+nativeClearTimeout(timeoutProbe);
+handles.useNatives({
+  timeoutPrototype: timeoutProbe.constructor.prototype,
+  immediatePrototype: immediateProbe.constructor.prototype,
+  timeout: timeoutProbe,
+  immediate: immediateProbe,
+  clearImmediate,
+});
 
 // The symbol under which Node's Immediates keep their ref state (written to null by Node's
 // clearImmediate, also on an object it mistakes for an Immediate), if this Node has one.
 const immediateRefedSymbol = Object.getOwnPropertySymbols(immediateProbe).find((s) => s.description === 'refed');
+const immediateAsyncIdSymbol = Object.getOwnPropertySymbols(immediateProbe).find((s) => s.description === 'asyncId');
 
 // Node >= 24 ignores anything without an _onImmediate, and empties _argv too, when it clears;
 // older Nodes clear anything truthy that is not marked _destroyed (their source tells which).
@@ -175,7 +178,6 @@ const clearsArgv = /cleanImmediate/.test(Function.prototype.toString.call(native
 
 function clearImmediate(imm) {
   if (isImmediate(imm)) immediates.cancelImmediate(imm);
-  else if (imm instanceof NativeImmediate) nativeClearImmediate(imm);
   else clearNonImmediate(imm);
 }
 
@@ -185,8 +187,14 @@ function clearImmediate(imm) {
  * Node's does ("Cannot create property '_destroyed' on number '42'"); an object gets Node's writes
  */
 function clearNonImmediate(imm) {
+  // Node's own reads first, in Node's order (a Proxy's traps see what Node's would make them see)
   if (clearsOnlyWithCallback ? !(imm != null && imm._onImmediate) : !imm) return;
   if (imm._destroyed) return;
+  // a genuine Node Immediate (it carries Node's async id): Node's clearImmediate counts it right
+  if (immediateAsyncIdSymbol !== undefined && typeof imm[immediateAsyncIdSymbol] === 'number') {
+    nativeClearImmediate(imm);
+    return;
+  }
   imm._destroyed = true;
   if (immediateRefedSymbol !== undefined) imm[immediateRefedSymbol] = null;
   if (clearsArgv) {
@@ -249,6 +257,14 @@ knobs.define(setTimeout, 'exactStart', {
   get() { return timeouts.settings.exactStart; },
   set(value) { timeouts.settings.exactStart = value; },
 });
+
+// Each function's length is that of Node's own on this Node (setTimeout's is 5 on Node 18 and 20,
+// 2 from Node 22 on): our parameter lists are made for speed, not for their count.
+const exported = { setImmediate, clearImmediate, setTimeout, clearTimeout, setInterval, clearInterval };
+for (const name of Object.keys(exported)) {
+  const nodeFunction = natives.nodeFunction(natives[name]);
+  if (nodeFunction) Object.defineProperty(exported[name], 'length', { value: nodeFunction.length });
+}
 
 module.exports = {
   setImmediate, clearImmediate,

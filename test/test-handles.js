@@ -1,8 +1,8 @@
 'use strict';
-// lib/handles.js: the Timeout and Immediate objects.  Their shape (an immediate is three fields),
-// ref/unref/hasRef, close() and Symbol.dispose, and util.inspect (console.log): the kind, the
-// delay, whether it repeats, whether it keeps the process alive, where it is in its life and its
-// callback; never the internals.
+// lib/handles.js: the Timeout and Immediate objects.  Their shape (an immediate is three fields,
+// one prototype per kind), ref/unref/hasRef, close() and Symbol.dispose, what util.inspect and
+// JSON.stringify show (Node's fields, never the internals), reads free of side effects, and
+// Node's own clear functions handed them; each compared with Node's own handles.
 
 const util = require('util');
 const qt = require('../lib/standalone');
@@ -28,86 +28,96 @@ function show(handle, options) {
   return util.inspect(handle, Object.assign({}, ONE_LINE, options));
 }
 
+/*
+ * What a program and its tools see of handles, through their lives, one line per view; run
+ * natively and with qtimers.  Each pending handle is alone in its list, so Node's links are to
+ * its list (timeouts) or to nothing (immediates), which qtimers' views show too.
+ */
+const VIEWS_PROGRAM = `
+  const util = require('util');
+  const out = [];
+  function json(h) { try { return JSON.stringify(h); } catch (e) { return 'throws ' + e.constructor.name; } }
+  function views(label, h) {
+    out.push([label, 'inspect', util.inspect(h, { breakLength: Infinity })]);
+    out.push([label, 'hidden', util.inspect(h, { breakLength: Infinity, showHidden: true })]);
+    out.push([label, 'colors', util.inspect(h, { breakLength: Infinity, colors: true })]);
+    out.push([label, 'nested', util.inspect({ outer: { h } }, { breakLength: 40 })]);
+    out.push([label, '%o', util.format('%o', h)]);
+    out.push([label, 'json', json(h)]);
+    out.push([label, 'json nested', json({ h })]);
+    out.push([label, 'fields', util.inspect([h._idleTimeout, h._repeat, h._destroyed, h._timerArgs, typeof h._onTimeout, h._onTimeout === null,
+      h._argv, typeof h._onImmediate, h._onImmediate === null, h._idleNext === null, h.hasRef(), h.constructor.name])]);
+  }
+  const work = function work() {};
+  const t = setTimeout(work, 1001);
+  t.custom = 'kept';
+  views('pending timeout', t);
+  t.unref(); views('unref timeout', t); t.ref();
+  const ta = setTimeout(work, 1002, 'a', 2);
+  views('pending timeout with arguments', ta);
+  const iv = setInterval(function tick() {}, 1003);
+  views('pending interval', iv);
+  clearTimeout(t); views('cleared timeout', t);
+  clearInterval(iv); views('cleared interval', iv);
+  clearTimeout(ta);
+  const im = setImmediate(function soon() {});
+  views('pending immediate', im);
+  im.unref(); views('unref immediate', im); im.ref();
+  clearImmediate(im); views('cleared immediate', im);
+  const ima = setImmediate(function soon() {}, 'x');
+  views('pending immediate with an argument', ima);
+  const fired = setTimeout(work, 1);
+  clearImmediate(ima);
+  setImmediate(() => {
+    const ran = setImmediate(function alone() {});
+    setTimeout(() => {
+      views('fired timeout', fired);
+      views('ran lone immediate', ran);
+      console.log(JSON.stringify(out));
+    }, 20);
+  });
+`;
+
+/* Node's values that differ from run to run: the start time and async ids */
+const COLOR = '(?:\u001b\\[\\d+m)?';
+const IDLE_START = new RegExp(`_idleStart(":|: )${COLOR}\\d+`, 'g');
+const ASYNC_IDS = new RegExp(`(Symbol\\((asyncId|triggerId)\\)${COLOR}\\]?: )${COLOR}(\\d+|undefined)${COLOR}`, 'g');
+function normalized(text) {
+  return text.replace(IDLE_START, '_idleStart$1N').replace(ASYNC_IDS, '$1ID');
+}
+
+/* the views of each handle, natively and with qtimers */
+function viewsOf(t, qtimers) {
+  const res = child.runJson(VIEWS_PROGRAM, { qtimers });
+  t.equal(res.status, 0, res.stderr);
+  return res.json;
+}
+
 module.exports = {
-  'a timeout shows its delay, ref and state through its life': function(t) {
-    const timer = qt.setTimeout(function work() {
-      t.equal(show(timer), "Timeout { delay: 2, repeat: false, ref: true, state: 'running', callback: [Function: work] }");
-      qt.setImmediate(() => {
-        t.equal(show(timer), "Timeout { delay: 2, repeat: false, ref: true, state: 'done', callback: [Function: work] }");
-        t.done();
-      });
-    }, 2);
-    t.equal(show(timer), "Timeout { delay: 2, repeat: false, ref: true, state: 'pending', callback: [Function: work] }");
-    timer.unref();
-    t.equal(show(timer), "Timeout { delay: 2, repeat: false, ref: false, state: 'pending', callback: [Function: work] }");
-    timer.ref();
-  },
-
-  'a cleared timeout says so and no longer holds its callback': function(t) {
-    const timer = qt.setTimeout(() => {}, 1000, 'argument');
-    qt.clearTimeout(timer);
-    // delay -1: a cleared timer's _idleTimeout, as Node's own
-    t.equal(show(timer), "Timeout { delay: -1, repeat: false, ref: true, state: 'cleared', callback: null }");
-    t.done();
-  },
-
-  'an interval is shown as one, pending again between runs': function(t) {
-    let runs = 0;
-    const interval = qt.setInterval(function tick() {
-      runs += 1;
-      t.equal(show(interval), "Interval { delay: 1, repeat: true, ref: true, state: 'running', callback: [Function: tick] }");
-      if (runs === 1) {
-        qt.setImmediate(() => t.ok(show(interval).includes("state: 'pending'"), show(interval)));
-        return;
+  'util.inspect and JSON.stringify show what Node\'s show, through each handle\'s life': function(t) {
+    const native = viewsOf(t, false);
+    const ours = viewsOf(t, true);
+    t.equal(ours.length, native.length);
+    let compared = 0;
+    for (let i = 0; i < native.length; i++) {
+      const [label, view, text] = native[i];
+      const mine = ours[i][2];
+      t.ok(!/^throws/.test(mine), `${label}, ${view}: qtimers' never throws: ${mine}`);
+      t.ok(!/_flags|_carrier|_asyncContext|qtimers/.test(mine), `${label}, ${view}: no internal field: ${mine}`);
+      // Node's pending timers link to their list, which JSON.stringify finds circular: ours show
+      // Node's fields with the links null
+      if (/^throws/.test(text)) {
+        t.ok(/^pending/.test(label) || /unref/.test(label), `${label}: only pending handles throw natively`);
+        t.ok(/"_idlePrev":null,"_idleNext":null/.test(mine), mine);
+        continue;
       }
-      qt.clearInterval(interval);
-      t.equal(show(interval), "Interval { delay: -1, repeat: true, ref: true, state: 'cleared', callback: null }");
-      t.done();
-    }, 1);
-    t.equal(show(interval), "Interval { delay: 1, repeat: true, ref: true, state: 'pending', callback: [Function: tick] }");
-  },
-
-  'an immediate shows ref and state': function(t) {
-    const pending = qt.setImmediate(function soon() {});
-    t.equal(show(pending), "Immediate { ref: true, state: 'pending', callback: [Function: soon] }");
-    pending.unref();
-    t.equal(show(pending), "Immediate { ref: false, state: 'pending', callback: [Function: soon] }");
-    const cleared = qt.setImmediate(() => {});
-    qt.clearImmediate(cleared);
-    t.equal(show(cleared), "Immediate { ref: false, state: 'cleared', callback: null }");
-    qt.setImmediate(() => {
-      t.equal(show(pending), "Immediate { ref: false, state: 'done', callback: null }");
-      t.done();
-    });
-  },
-
-  'no internal field shows, whatever the options': function(t) {
-    const handles = [qt.setTimeout(() => {}, 10, 'a', 'b'), qt.setInterval(() => {}, 10), qt.setImmediate(() => {}, 'c')];
-    for (const handle of handles) {
-      for (const options of [{}, { showHidden: true }, { depth: null }, { depth: 0 }, { colors: true }, { compact: false }]) {
-        const text = util.inspect(handle, options);
-        t.ok(/^(Timeout|Interval|Immediate) \{/.test(text), text);
-        t.ok(!/\b_[a-zA-Z]|Symbol\(|\[TimersList\]|asyncId/.test(text), text);
-      }
+      t.equal(normalized(mine), normalized(text), `${label}, ${view}`);
+      compared += 1;
     }
-    qt.clearTimeout(handles[0]);
-    qt.clearInterval(handles[1]);
-    qt.clearImmediate(handles[2]);
-    t.done();
-  },
-
-  'the view nests in objects and arrays, follows the colors option, and formats with %o and %O': function(t) {
-    const timer = qt.setTimeout(function work() {}, 50);
-    t.equal(util.inspect({ timer }, ONE_LINE), "{ timer: Timeout { delay: 50, repeat: false, ref: true, state: 'pending', callback: [Function: work] } }");
-    t.equal(util.inspect([timer, timer], ONE_LINE).split('Timeout {').length, 3);
-    t.ok(util.inspect(timer, { colors: true }).includes('\u001b[33m50\u001b[39m'), 'the delay is coloured as a number');
-    t.ok(util.format('%o', timer).startsWith('Timeout {'));
-    t.ok(util.format('%O', timer).startsWith('Timeout {'));
-    t.ok(util.format('%s', { timer }).length > 0);
-    // a multi-line view is indented with the object around it
-    const nested = util.inspect({ outer: { timer } }, { breakLength: 40 });
-    t.ok(/\n {4}timer: Timeout \{\n {6}delay: 50,\n/.test(nested), nested);
-    qt.clearTimeout(timer);
+    t.ok(compared >= 80, `${compared} views compared`);
+    // the control: Node's own views are what this test expects of them
+    t.ok(native.some(([label, view, text]) => label === 'pending timeout' && view === 'inspect' &&
+      /^Timeout \{ _idleTimeout: 1001, _idlePrev: \[TimersList\], _idleNext: \[TimersList\], _idleStart: \d+, _onTimeout: \[Function: work\], _timerArgs: undefined, _repeat: null, _destroyed: false, custom: 'kept', /.test(text)));
     t.done();
   },
 
@@ -116,13 +126,119 @@ module.exports = {
     try {
       const timer = setTimeout(function work() {}, 20);
       const immediate = setImmediate(function soon() {});
-      t.equal(show(timer), "Timeout { delay: 20, repeat: false, ref: true, state: 'pending', callback: [Function: work] }");
-      t.equal(show(immediate), "Immediate { ref: true, state: 'pending', callback: [Function: soon] }");
+      t.strictEqual(Object.getPrototypeOf(timer), qt.Timeout.prototype);
+      t.strictEqual(Object.getPrototypeOf(immediate), qt.Immediate.prototype);
+      t.ok(show(timer).startsWith('Timeout { _idleTimeout: 20,'), show(timer));
+      t.ok(show(immediate).startsWith('Immediate { _idleNext: null, _idlePrev: null, _onImmediate: [Function: soon],'), show(immediate));
       clearTimeout(timer);
       clearImmediate(immediate);
     } finally {
       qt.uninstall();
     }
+    t.done();
+  },
+
+  'one prototype per kind, and every function\'s length and name as Node\'s': function(t) {
+    const program = `
+      const timers = require('timers');
+      const promises = require('timers/promises');
+      const f = () => {};
+      const out = {
+        timeout: Object.getPrototypeOf(setTimeout(f, 1)) === Object.getPrototypeOf(setTimeout(f, 1, 'a')),
+        interval: Object.getPrototypeOf(setInterval(f, 1)) === Object.getPrototypeOf(setTimeout(f, 1, 'a', 'b', 'c', 'd')),
+        immediate: Object.getPrototypeOf(setImmediate(f)) === Object.getPrototypeOf(setImmediate(f, 1, 2, 3, 4)),
+        ownNames: [Object.getOwnPropertyNames(setTimeout(f, 1)).length, Object.getOwnPropertyNames(setTimeout(f, 1, 'a')).length],
+        functions: {},
+        installed: typeof setTimeout(f, 1)._flags === 'number',
+      };
+      const holders = { global: globalThis, timers, promises, scheduler: promises.scheduler };
+      for (const [where, holder] of Object.entries(holders)) {
+        for (const name of ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'wait', 'yield']) {
+          const fn = holder && holder[name];
+          if (typeof fn === 'function') out.functions[where + '.' + name] = [fn.length, fn.name];
+        }
+      }
+      console.log(JSON.stringify(out));
+      process.exit(0);
+    `;
+    const native = child.runJson(program, { qtimers: false });
+    const ours = child.runJson(program);
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.strictEqual(native.json.installed, false);
+    t.strictEqual(ours.json.installed, true, 'qtimers was in place');
+    for (const kind of ['timeout', 'interval', 'immediate']) t.strictEqual(ours.json[kind], true, kind);
+    t.ok(Object.keys(native.json.functions).length >= 16, Object.keys(native.json.functions).join(' '));
+    t.deepEqual(ours.json.functions, native.json.functions);
+    t.done();
+  },
+
+  'reading any property of a handle changes no timer': function(t) {
+    // every property and symbol of the handles and their prototypes read, over and over, while
+    // pending: all still run, in order, and still keep the process alive; natively the same
+    const program = `
+      const util = require('util');
+      const ran = [];
+      function readAll(h) {
+        for (let o = h; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+          for (const key of Reflect.ownKeys(o)) { try { void h[key]; } catch (e) { ran.push('read threw ' + String(key)); } }
+        }
+        JSON.stringify({ h: h._destroyed });
+        util.inspect(h, { showHidden: true, depth: 3 });
+        return h.hasRef();
+      }
+      const handles = [
+        setImmediate(() => ran.push('immediate 1')),
+        setImmediate((x) => ran.push(x), 'immediate 2'),
+        setTimeout(() => ran.push('timeout 60'), 60),
+        setInterval(function () { ran.push('interval'); clearInterval(this); }, 40),
+      ];
+      const refs = [];
+      for (let i = 0; i < 3; i++) for (const h of handles) refs.push(readAll(h));
+      process.on('exit', () => console.log(JSON.stringify({ ran, refs })));
+    `;
+    const native = child.runJson(program, { qtimers: false });
+    const ours = child.runJson(program);
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.deepEqual(native.json.ran, ['immediate 1', 'immediate 2', 'interval', 'timeout 60'], 'the control: everything ran natively');
+    t.deepEqual(ours.json, native.json);
+    t.done();
+  },
+
+  'Node\'s own clearImmediate, handed a qtimers Immediate, cancels it and leaves Node\'s immediates running': function(t) {
+    // references to Node's functions taken before install (a library loaded first), handed
+    // qtimers' handles; natively the same program with Node's functions throughout
+    const program = `
+      const nodeClearImmediate = clearImmediate;
+      const nodeSetImmediate = setImmediate;
+      const nodeClearTimeout = clearTimeout;
+      if (process.argv[1] === 'qtimers') require(ROOT).install();
+      const out = { installed: typeof setTimeout(() => {}, 1)._flags === 'number', ran: [] };
+      // Node's own immediates, before and after, and ours: all run, in turn
+      let n = 0;
+      (function chain() { out.ran.push('node ' + n); if (++n < 5) nodeSetImmediate(chain); })();
+      const a = setImmediate(() => out.ran.push('cleared a'));
+      out.destroyedBefore = a._destroyed;
+      nodeClearImmediate(a);
+      out.destroyedAfter = [a._destroyed, a.hasRef()];
+      nodeClearImmediate(a);                      // twice: nothing more
+      const b = setTimeout(() => out.ran.push('cleared b'), 5);
+      nodeClearTimeout(b);
+      out.timeoutAfter = [b._destroyed, b._idleTimeout];
+      setImmediate(() => out.ran.push('ours'));
+      setTimeout(() => console.log(JSON.stringify(out)), 30);
+    `;
+    const native = child.runJson(program, { qtimers: false, args: ['native'] });
+    const ours = child.runJson(program, { qtimers: false, args: ['qtimers'] });
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.strictEqual(ours.json.installed, true, 'qtimers was in place');
+    t.strictEqual(native.json.installed, false);
+    t.deepEqual(native.json.ran, ['node 0', 'node 1', 'ours', 'node 2', 'node 3', 'node 4'], 'the control');
+    delete native.json.installed;
+    delete ours.json.installed;
+    t.deepEqual(ours.json, native.json);
     t.done();
   },
 
@@ -186,8 +302,8 @@ module.exports = {
       const plain = setImmediate(() => {});
       const withArg = setImmediate((x) => { out.arg = x; }, 7);
       const ran = setImmediate(() => {});
-      const out = { plain: Object.keys(plain), withArg: Object.keys(withArg), answersArgv: '_argv' in plain && '_asyncContext' in plain,
-        sameClass: withArg instanceof plain.constructor };
+      const out = { plain: Object.keys(plain), withArg: Object.keys(withArg), answersArgv: '_argv' in plain && plain._argv === undefined,
+        sameClass: Object.getPrototypeOf(withArg) === Object.getPrototypeOf(plain) };
       clearImmediate(plain);
       out.cleared = Object.keys(plain);
       setImmediate(() => {
@@ -201,7 +317,7 @@ module.exports = {
     t.deepEqual(out.plain, ['_onImmediate', '_flags', '_carrier']);
     t.deepEqual(out.withArg, ['_onImmediate', '_flags', '_carrier', '_argv', '_asyncContext']);
     t.strictEqual(out.answersArgv, true, 'answers the subclass fields from its prototype');
-    t.strictEqual(out.sameClass, true, 'one class for clearImmediate');
+    t.strictEqual(out.sameClass, true, 'one prototype');
     t.deepEqual(out.cleared, ['_onImmediate', '_flags', '_carrier'], 'clearing adds no fields');
     t.deepEqual(out.ran, ['_onImmediate', '_flags', '_carrier'], 'running adds no fields');
     t.strictEqual(out.arg, 7, 'the argument arrives');
