@@ -230,7 +230,7 @@ module.exports = {
       setTimeout(() => console.log(JSON.stringify(out)), 30);
     `;
     const native = child.runJson(program, { qtimers: false, args: ['native'] });
-    const ours = child.runJson(program, { qtimers: false, args: ['qtimers'] });
+    const ours = child.runJson(program, { qtimers: false, expect: 'qtimers', args: ['qtimers'] });
     t.equal(native.status, 0, native.stderr);
     t.equal(ours.status, 0, ours.stderr);
     t.strictEqual(ours.json.installed, true, 'qtimers was in place');
