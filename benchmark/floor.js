@@ -14,7 +14,7 @@
  * They have no unref or clear, no arguments, no async context, no error safety, no second delay,
  * no interval: they are not timers libraries, they are the lower bound on the cost of one.
  *
- *     node benchmark/floor.js [--rounds N] [--node PATH]
+ *     node benchmark/floor.js [--rounds N] [--node PATH] [--only REGEX]
  *
  * The four modes run one at a time within each round, in an order that is reversed every other
  * round (so that none always runs first); medians over rounds are printed with qtimers' ratio to
@@ -39,14 +39,17 @@ if (require.main === module) main(process.argv.slice(2));
 
 function main(argv) {
   const opts = { rounds: 3, node: process.execPath, quick: false, als: false, depth: undefined };
+  let only = null;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--rounds') opts.rounds = Number(argv[++i]);
     else if (argv[i] === '--node') opts.node = argv[++i];
+    else if (argv[i] === '--only') only = new RegExp(argv[++i]);
     else if (argv[i] === '--help') { console.log(usage()); return; }
     else { console.error(argv[i] + ': unknown option\n' + usage()); process.exit(2); }
   }
   if (!(opts.rounds >= 1)) { console.error('--rounds must be a positive number'); process.exit(2); }
-  const scenarios = runner.loadScenarios(ROWS);
+  const scenarios = runner.loadScenarios(ROWS).filter((s) => only === null || only.test(s.id) || only.test(s.label));
+  if (scenarios.length === 0) { console.error('--only ' + only.source + ': no row of the floor\'s matches'); process.exit(2); }
   console.log('%s, %d rounds; values are medians, ratios medians of the per-round ratios',
     runner.systemInfo(opts).node, opts.rounds);
   const results = scenarios.map((scenario) => ({ scenario, values: {}, ratios: RATIOS.map(() => []) }));
@@ -79,7 +82,9 @@ function main(argv) {
     console.log('%s  %s  %s', pad(s.label + ' (' + s.unit + ')', 52), cells.join('  '), ratios.join('  '));
   }
   console.log('\nfloor: one clock reading shared per section; exact: a clock read per arming, as qtimers must.\n' +
-    'A ratio > 1 means qtimers does better (CPU rows: the other\'s CPU per callback / qtimers\').');
+    'setImmediate reads no clock, so its row runs the same code in both floors: their difference there\n' +
+    'is the run\'s noise.  A ratio > 1 means qtimers does better (CPU rows: the other\'s CPU per\n' +
+    'callback / qtimers\').');
 }
 
 function pad(s, n) {
@@ -88,10 +93,11 @@ function pad(s, n) {
 }
 
 function usage() {
-  return 'usage: node benchmark/floor.js [--rounds N] [--node PATH]\n\n' +
+  return 'usage: node benchmark/floor.js [--rounds N] [--node PATH] [--only REGEX]\n\n' +
     'Runs the 10k-batch, 1000-loop and refresh() rows of the main table natively, with\n' +
     'qtimers and with two bare implementations that keep only Node\'s tick drain between\n' +
     'callbacks and a list kept in expiry order (the floors: "floor" shares one clock reading\n' +
     'per section, "exact" reads the clock per arming as qtimers must), in fresh processes, and\n' +
-    'prints medians, qtimers\' ratio to native and its share of each floor.';
+    'prints medians, qtimers\' ratio to native and its share of each floor.  --only: the rows\n' +
+    'whose id or label matches.';
 }
