@@ -18,7 +18,8 @@
  *
  * The four modes run one at a time within each round, in an order that is reversed every other
  * round (so that none always runs first); medians over rounds are printed with qtimers' ratio to
- * native and its share of each floor (qtimers' rate / the floor's, per round).
+ * native and its share of each floor (qtimers' rate / the floor's, per round), and the range
+ * over rounds of its share of the exact floor.
  */
 
 'use strict';
@@ -73,13 +74,15 @@ function main(argv) {
     }
     console.log('  round %d of %d done', round, opts.rounds);
   }
-  console.log('\n%s  %s  %s', pad('scenario', 52), MODES.map((mode) => pad(mode, 10)).join('  '),
-    RATIOS.map(([heading]) => pad(heading, 8)).join('  '));
+  console.log('\n%s  %s  %s  %s', pad('scenario', 52), MODES.map((mode) => pad(mode, 10)).join('  '),
+    RATIOS.map(([heading]) => pad(heading, 8)).join('  '), 'q/exact range');
   for (const result of results) {
     const s = result.scenario;
     const cells = MODES.map((mode) => pad(chart.formatValue(statistics.median(result.values[mode]), s.unit), 10));
     const ratios = result.ratios.map((list) => pad(statistics.median(list).toFixed(2) + 'x', 8));
-    console.log('%s  %s  %s', pad(s.label + ' (' + s.unit + ')', 52), cells.join('  '), ratios.join('  '));
+    const exact = result.ratios[RATIOS.length - 1];
+    const range = Math.min.apply(null, exact).toFixed(2) + '-' + Math.max.apply(null, exact).toFixed(2);
+    console.log('%s  %s  %s  %s', pad(s.label + ' (' + s.unit + ')', 52), cells.join('  '), ratios.join('  '), range);
   }
   console.log('\nfloor: one clock reading shared per section; exact: a clock read per arming, as qtimers must.\n' +
     'setImmediate reads no clock, so its row runs the same code in both floors: their difference there\n' +
