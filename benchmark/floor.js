@@ -1,90 +1,106 @@
 /**
- * The floor: how fast can any JavaScript timers library be while it keeps Node's rule that the
+ * The floors: how fast can any JavaScript timers library be while it keeps Node's rule that the
  * nextTick and microtask queues are drained between two callbacks?
  *
  * Runs five rows of the main table (runner.js and statistics.js: the same scenario files,
- * children and speedup arithmetic) natively, with qtimers, and with `floor`, a bare
- * implementation (benchmark/floor-timers.js, preloaded by floor-install.js as qtimers is by
- * index.js) that keeps only what no drop-in library can drop: a new handle object per call,
- * the callback check, first-in first-out order, one native driver timer,
- * process._tickCallback between callbacks, and for refresh() an unlink and a re-append that
- * keep the list in expiry order.  It has no unref or clear, no arguments, no async context,
- * no error safety, no second delay, no interval: it is not a timers library, it is the lower
- * bound on the cost of one.  A target above the floor's own speedup cannot be met by making
- * qtimers leaner, only by breaking the rule.
+ * children and ratio arithmetic) natively, with qtimers, and with two bare implementations
+ * (benchmark/floor-timers.js, preloaded as qtimers is by index.js) that keep only what no drop-in
+ * library can drop: a new handle object per call, the callback check, first-in first-out order,
+ * one native driver timer, process._tickCallback between callbacks, and for refresh() an unlink
+ * and a re-append that keep the list in expiry order.
+ *   floor  stamps the timers of one synchronous section or drain with one shared clock reading
+ *   exact  stamps each timer with a clock read of its own call, as qtimers' contract requires
+ *          (lib/clock.js), so it is the floor of any library that keeps that contract
+ * They have no unref or clear, no arguments, no async context, no error safety, no second delay,
+ * no interval: they are not timers libraries, they are the lower bound on the cost of one.
  *
- *     node benchmark/floor.js [--rounds N] [--node PATH]
+ *     node benchmark/floor.js [--rounds N] [--node PATH] [--only REGEX]
  *
- * The three modes alternate within each round; medians over rounds are printed with the
- * speedups over native in the same rounds.
+ * The four modes run one at a time within each round, in an order that is reversed every other
+ * round (so that none always runs first); medians over rounds are printed with qtimers' ratio to
+ * native and its share of each floor (qtimers' rate / the floor's, per round), and the range
+ * over rounds of its share of the exact floor.
  */
 
 'use strict';
 
-var runner = require('./runner');
-var statistics = require('./statistics');
-var chart = require('./chart');
+const runner = require('./runner');
+const statistics = require('./statistics');
+const chart = require('./chart');
 
-// the main table's rows measured against the floor (ids of benchmark/scenarios/*)
-var ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-1000|server\/refresh-10k|server\/refresh-100k)$/;
-var MODES = ['native', 'qtimers', 'floor'];
+// the main table's rows measured against the floors (ids of benchmark/scenarios/*)
+const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-1000|server\/refresh-10k|server\/refresh-100k)$/;
+const MODES = ['native', 'qtimers', 'floor', 'exact'];
+// the ratios printed: [heading, mode, the mode it is measured against]
+const RATIOS = [['q/native', 'qtimers', 'native'], ['q/floor', 'qtimers', 'floor'], ['q/exact', 'qtimers', 'exact']];
 
 if (require.main === module) main(process.argv.slice(2));
 
 // ---------------------------------------------------------------- rounds and table
 
-function main( argv ) {
-    var opts = { rounds: 3, node: process.execPath, quick: false, als: false, depth: undefined };
-    for (var i = 0; i < argv.length; i++) {
-        if (argv[i] === '--rounds') opts.rounds = Number(argv[++i]);
-        else if (argv[i] === '--node') opts.node = argv[++i];
-        else if (argv[i] === '--help') { console.log(usage()); return; }
-        else { console.error(argv[i] + ': unknown option\n' + usage()); process.exit(2); }
+function main(argv) {
+  const opts = { rounds: 3, node: process.execPath, quick: false, als: false, depth: undefined };
+  let only = null;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--rounds') opts.rounds = Number(argv[++i]);
+    else if (argv[i] === '--node') opts.node = argv[++i];
+    else if (argv[i] === '--only') only = new RegExp(argv[++i]);
+    else if (argv[i] === '--help') { console.log(usage()); return; }
+    else { console.error(argv[i] + ': unknown option\n' + usage()); process.exit(2); }
+  }
+  if (!(opts.rounds >= 1)) { console.error('--rounds must be a positive number'); process.exit(2); }
+  const scenarios = runner.loadScenarios(ROWS).filter((s) => only === null || only.test(s.id) || only.test(s.label));
+  if (scenarios.length === 0) { console.error('--only ' + only.source + ': no row of the floor\'s matches'); process.exit(2); }
+  console.log('%s, %d rounds; values are medians, ratios medians of the per-round ratios',
+    runner.systemInfo(opts).node, opts.rounds);
+  const results = scenarios.map((scenario) => ({ scenario, values: {}, ratios: RATIOS.map(() => []) }));
+  for (const result of results) for (const mode of MODES) result.values[mode] = [];
+  const reversed = MODES.slice().reverse();
+  for (let round = 1; round <= opts.rounds; round++) {
+    for (const result of results) {
+      const values = {}, rates = {};
+      for (const mode of round % 2 === 1 ? MODES : reversed) {
+        const outcome = runner.runChild(result.scenario, mode, opts);
+        if (outcome.error) throw new Error(result.scenario.id + ' ' + mode + ' round ' + round + ': ' + outcome.error);
+        values[mode] = outcome.value;
+        rates[mode] = outcome.callbackRate;
+        result.values[mode].push(outcome.value);
+      }
+      RATIOS.forEach(([, mode, base], k) => {
+        // the main table's ratio (CPU rows per callback), `base` in native's place and `mode` in qtimers'
+        result.ratios[k].push(statistics.advantage(result.scenario, values[base], values[mode],
+          { native: rates[base], qtimers: rates[mode] }));
+      });
     }
-    if (!(opts.rounds >= 1)) { console.error('--rounds must be a positive number'); process.exit(2); }
-    var scenarios = runner.loadScenarios(ROWS);
-    console.log('%s, %d rounds; values are medians, speedups medians of the per-round ratios to native',
-        runner.systemInfo(opts).node, opts.rounds);
-    var results = scenarios.map(function( scenario ) {
-        return { scenario: scenario, values: { native: [], qtimers: [], floor: [] }, speedups: { qtimers: [], floor: [] } };
-    });
-    for (var round = 1; round <= opts.rounds; round++) {
-        results.forEach(function( result ) {
-            var values = {}, rates = {};
-            MODES.forEach(function( mode ) {
-                var outcome = runner.runChild(result.scenario, mode, opts);
-                if (outcome.error) throw new Error(result.scenario.id + ' ' + mode + ' round ' + round + ': ' + outcome.error);
-                values[mode] = outcome.value;
-                rates[mode] = outcome.callbackRate;
-                result.values[mode].push(outcome.value);
-            });
-            ['qtimers', 'floor'].forEach(function( mode ) {
-                // the main table's ratio (CPU rows per callback), with this mode in qtimers' place
-                result.speedups[mode].push(statistics.advantage(result.scenario, values.native, values[mode],
-                    { native: rates.native, qtimers: rates[mode] }));
-            });
-        });
-        console.log('  round %d of %d done', round, opts.rounds);
-    }
-    console.log('\n%s  %s  %s  %s  %s  %s', pad('scenario', 52), pad('native', 10), pad('qtimers', 10), pad('floor', 10), pad('qtimers', 8), pad('floor', 8));
-    results.forEach(function( result ) {
-        var s = result.scenario;
-        var cells = MODES.map(function( mode ) { return pad(chart.formatValue(statistics.median(result.values[mode]), s.unit), 10); });
-        console.log('%s  %s  %s  %s  %s  %s', pad(s.label + ' (' + s.unit + ')', 52), cells[0], cells[1], cells[2],
-            pad(statistics.median(result.speedups.qtimers).toFixed(2) + 'x', 8), pad(statistics.median(result.speedups.floor).toFixed(2) + 'x', 8));
-    });
-    console.log('\nspeedup > 1 means better than native (CPU rows: native CPU per callback / the mode\'s).');
+    console.log('  round %d of %d done', round, opts.rounds);
+  }
+  console.log('\n%s  %s  %s  %s', pad('scenario', 52), MODES.map((mode) => pad(mode, 10)).join('  '),
+    RATIOS.map(([heading]) => pad(heading, 8)).join('  '), 'q/exact range');
+  for (const result of results) {
+    const s = result.scenario;
+    const cells = MODES.map((mode) => pad(chart.formatValue(statistics.median(result.values[mode]), s.unit), 10));
+    const ratios = result.ratios.map((list) => pad(statistics.median(list).toFixed(2) + 'x', 8));
+    const exact = result.ratios[RATIOS.length - 1];
+    const range = Math.min.apply(null, exact).toFixed(2) + '-' + Math.max.apply(null, exact).toFixed(2);
+    console.log('%s  %s  %s  %s', pad(s.label + ' (' + s.unit + ')', 52), cells.join('  '), ratios.join('  '), range);
+  }
+  console.log('\nfloor: one clock reading shared per section; exact: a clock read per arming, as qtimers must.\n' +
+    'setImmediate reads no clock, so its row runs the same code in both floors: their difference there\n' +
+    'is the run\'s noise.  A ratio > 1 means qtimers does better (CPU rows: the other\'s CPU per\n' +
+    'callback / qtimers\').');
 }
 
-function pad( s, n ) {
-    s = String(s);
-    return s.length >= n ? s : s + ' '.repeat(n - s.length);
+function pad(s, n) {
+  s = String(s);
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
 }
 
-function usage( ) {
-    return 'usage: node benchmark/floor.js [--rounds N] [--node PATH]\n\n' +
-        'Runs the 10k-batch, 1000-loop and refresh() rows of the main table natively, with\n' +
-        'qtimers and with a bare implementation that keeps only Node\'s tick drain between\n' +
-        'callbacks and a list kept in expiry order (the floor), in fresh processes, and prints\n' +
-        'medians and speedups over native.';
+function usage() {
+  return 'usage: node benchmark/floor.js [--rounds N] [--node PATH] [--only REGEX]\n\n' +
+    'Runs the 10k-batch, 1000-loop and refresh() rows of the main table natively, with\n' +
+    'qtimers and with two bare implementations that keep only Node\'s tick drain between\n' +
+    'callbacks and a list kept in expiry order (the floors: "floor" shares one clock reading\n' +
+    'per section, "exact" reads the clock per arming as qtimers must), in fresh processes, and\n' +
+    'prints medians, qtimers\' ratio to native and its share of each floor.  --only: the rows\n' +
+    'whose id or label matches.';
 }

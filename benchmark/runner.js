@@ -3,7 +3,7 @@
  *
  * Owns the scenario table and the children: each scenario runs in a fresh process, natively,
  * with qtimers preloaded (`node -r <root>/index.js`), or required on the first line of the
- * main module (`--load require`: first-line.js), or with the floor (floor.js), strictly
+ * main module (`--load require`: first-line.js), or with a floor (floor.js), strictly
  * one child at a time and alternating modes within each round, so that a noisy neighbour hurts
  * every mode alike.  A child prints one `RESULT {json}` line; a child that fails, prints none or
  * runs out of time is an error of that round, never a number.
@@ -21,7 +21,8 @@ const { advantage } = require('./statistics');
 
 const ROOT = path.resolve(__dirname, '..');
 const QTIMERS = path.join(ROOT, 'index.js');
-const FLOOR = path.join(__dirname, 'floor-install.js');     // the floor's mode (floor.js)
+const FLOOR = path.join(__dirname, 'floor-install.js');     // the floors' modes (floor.js)
+const EXACT_FLOOR = path.join(__dirname, 'floor-exact-install.js');
 const FIRST_LINE = path.join(__dirname, 'first-line.js');    // --load require's main module
 const FAMILIES = ['basics', 'primitives', 'cpu', 'server', 'timeouts', 'memory', 'scaling'];
 
@@ -53,6 +54,7 @@ function childArgs(scenario, mode, opts) {
   if (mode === 'qtimers' && opts.load === 'require') args.push(FIRST_LINE, opts.qtimers || QTIMERS);
   else if (mode === 'qtimers') args.push('-r', opts.qtimers || QTIMERS);
   else if (mode === 'floor') args.push('-r', FLOOR);
+  else if (mode === 'exact') args.push('-r', EXACT_FLOOR);
   args.push(scenario.file, scenario.name);
   if (opts.quick) args.push('--quick');
   if (opts.als) args.push('--als');

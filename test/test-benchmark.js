@@ -126,10 +126,13 @@ module.exports = {
   'the floor drains ticks and microtasks between two callbacks, and makeFloor(false) does not': function(t) {
     const { makeFloor } = require('../benchmark/floor-timers');
     const withRule = runFloor(makeFloor(true));
+    const exact = runFloor(makeFloor(true, true));
     const without = runFloor(makeFloor(false));
     nativeSetTimeout(() => {
-      t.deepEqual(withRule.immediates, ['i1', 'i1-tick', 'i1-job', 'i2', 'i2-tick', 'i2-job']);
-      t.deepEqual(withRule.timeouts, ['t1', 't1-tick', 't1-job', 't2', 't2-tick', 't2-job']);
+      for (const log of [withRule, exact]) {
+        t.deepEqual(log.immediates, ['i1', 'i1-tick', 'i1-job', 'i2', 'i2-tick', 'i2-job']);
+        t.deepEqual(log.timeouts, ['t1', 't1-tick', 't1-job', 't2', 't2-tick', 't2-job']);
+      }
       t.deepEqual(without.immediates.slice(0, 2), ['i1', 'i2']);
       t.deepEqual(without.timeouts.slice(0, 2), ['t1', 't2']);
       t.done();
@@ -149,6 +152,22 @@ module.exports = {
       t.deepEqual(fired, ['b', 'a']);
       t.done();
     }, 50);
+  },
+
+  // The exact floor stands for a library that keeps the contract (a timer is stamped with the
+  // time of the call that armed it); one that shared a reading would be a false bound.
+  'the exact floor stamps each timer with the time of its own call, the other floor with one reading per section': function(t) {
+    const { makeFloor } = require('../benchmark/floor-timers');
+    const stamps = [makeFloor(true, true), makeFloor(true, false)].map((floor) => {
+      const a = floor.setTimeout(() => {}, 1);
+      const until = process.hrtime.bigint() + 3000000n;
+      while (process.hrtime.bigint() < until) ;     // 3 ms of one synchronous section
+      const b = floor.setTimeout(() => {}, 1);
+      return b._idleStart - a._idleStart;
+    });
+    t.ok(stamps[0] >= 2, 'exact: ' + stamps[0] + ' ms apart');
+    t.equal(stamps[1], 0, 'shared: one reading');
+    nativeSetTimeout(() => t.done(), 20);
   },
 };
 
