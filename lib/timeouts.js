@@ -21,7 +21,7 @@
  * Also owns what is counted of them for stats.js: callbacks run and thrown, driver wakeups, and
  * how late each callback started, by a reading at its start (the drain's own reading for its
  * first callback, an interval's own start, or, once stats() was asked, clock.measureNow()),
- * into a fixed log-scale histogram: a few integer updates per callback, and from the first
+ * filed into lateness.js's histogram: a few integer updates per callback, and from the first
  * stats() a clock read per timeout after a drain's first.
  * It must never call user code except in drainTimeouts, never allocate per callback there,
  * never read a timer's fields in refresh() before the clock, never let anything look at the
@@ -38,6 +38,11 @@ const section = require('./section');
 const context = require('./context');
 const ids = require('./ids');
 const { TimeoutStore } = require('./timeout-store');
+// the lateness histogram, filed inline by the drain
+const {
+  histogram: latenessHistogram, totals: latenessTotals, SUM: LATE_SUM, MAX: LATE_MAX, EXACT_BUCKETS, latenessBucket,
+} = require('./lateness');
+const lateness = require('./lateness');
 const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
 
@@ -83,24 +88,12 @@ let onAdd = null;
 
 // ---------------------------------------------------------------- what is counted
 
-// The counts live in a Float64Array, not in variables: a variable past 2^30 (a billion callbacks,
-// hours for a busy server) would turn from a small integer into a boxed double, allocated anew
-// at every increment; an array element is a double in place from the start, exact to 2^53.
-// (How many callbacks started, a throwing one included, is the lateness histogram's count: each
-// is filed there as it starts.)
+// The counts live in a Float64Array, not in variables, as lateness.js's do (why: there).
+// How many callbacks started, a throwing one included, is the lateness histogram's count: each
+// is filed there as it starts.
 const THREW = 0;                  // callbacks that threw
 const DRAINS = 1;                 // wakeups of the native driver
-const LATE_SUM = 2;               // sum of the lateness of the callbacks started, ms
-const LATE_MAX = 3;               // the largest of them, ms
-const tally = new Float64Array(4);
-// Lateness (ms from a timer's expiry to its callback's start), whole milliseconds:
-// bucket i < EXACT_BUCKETS holds exactly i ms; above, each power of two is cut into
-// SUB_BUCKETS, so a bucket is at most 1/8 of its values wide (up to 2^31 ms: 240 buckets).
-const EXACT_BUCKETS = 16;
-const SUB_BITS = 3;
-const SUB_BUCKETS = 1 << SUB_BITS;
-const LATENESS_BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
-const lateness = new Float64Array(LATENESS_BUCKETS);
+const tally = new Float64Array(2);
 // Each callback's own start is read (a clock read per callback after a drain's first) from the
 // first stats() on: a program that never asks pays nothing for it (docs/decisions.md).
 let measuring = false;
@@ -506,9 +499,9 @@ function drainTimeouts(now, started) {
         if (stamp < now) stamp = now;
       }
       const late = stamp - list.expiry;
-      lateness[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-      tally[LATE_SUM] += late;
-      if (late > tally[LATE_MAX]) tally[LATE_MAX] = late;
+      latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+      latenessTotals[LATE_SUM] += late;
+      if (late > latenessTotals[LATE_MAX]) latenessTotals[LATE_MAX] = late;
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
@@ -620,27 +613,6 @@ function afterTimeout(timer, counted, start) {
 
 // ---------------------------------------------------------------- what it holds
 
-/* the histogram bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
-function latenessBucket(ms) {
-  if (ms < EXACT_BUCKETS) return ms;
-  if (ms >= 2 ** 31) return LATENESS_BUCKETS - 1;
-  const exponent = 31 - Math.clz32(ms);    // >= 4
-  return EXACT_BUCKETS + (exponent - 4) * SUB_BUCKETS + ((ms >>> (exponent - SUB_BITS)) & (SUB_BUCKETS - 1));
-}
-
-/* the smallest and the largest lateness that bucket `i` holds */
-function bucketLow(i) {
-  if (i < EXACT_BUCKETS) return i;
-  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
-  return (SUB_BUCKETS + ((i - EXACT_BUCKETS) & (SUB_BUCKETS - 1))) * 2 ** (exponent - SUB_BITS);
-}
-
-function bucketHigh(i) {
-  if (i < EXACT_BUCKETS) return i;
-  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
-  return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
-}
-
 /* stats() was asked: from now on each callback's lateness is measured from its own start */
 function measureStarts() {
   measuring = true;
@@ -648,23 +620,20 @@ function measureStarts() {
 
 /* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
 function counts() {
+  const late = lateness.read();
   return {
-    ran: lateness.reduce(sum, 0),
+    ran: lateness.filed(),
     threw: tally[THREW],
     drains: tally[DRAINS],
-    lateness: Array.from(lateness),
-    latenessSum: tally[LATE_SUM],
-    latenessMax: tally[LATE_MAX],
+    lateness: late.buckets,
+    latenessSum: late.sum,
+    latenessMax: late.max,
   };
-}
-
-function sum(total, n) {
-  return total + n;
 }
 
 function resetCounts() {
   tally.fill(0);
-  lateness.fill(0);
+  lateness.reset();
 }
 
 /*
@@ -710,7 +679,7 @@ function snapshot() {
 module.exports = {
   settings,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
-  snapshot, forEachPending, counts, resetCounts, measureStarts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
+  snapshot, forEachPending, counts, resetCounts, measureStarts, onTimeoutAdded,
   executionResource,
 };
 
