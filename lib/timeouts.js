@@ -67,6 +67,8 @@ const store = new TimeoutStore();
 let refedCount = 0;               // linked timeouts with REFED (and a running one, see below)
 let driver = null;                // the native interval that wakes us; kept for reuse
 let driverDelay = -1;             // its delay now (refresh() re-arms with it)
+// newDriver's argument, passed outside the call so that context.makeDriver needs no closure
+let nextDriverDelay = 1;
 let driverRefed = false;
 // The expiry (clock ms) the driver is armed for, Infinity when it is not armed.  While the
 // driver's own callback runs (`firing`), the expiry it is to be re-armed for when it returns.
@@ -85,6 +87,18 @@ let resumeNow = 0;                // the reading that drain decided what was due
 let resumeSerial = 0;             // section.drainSerial() when it was queued
 // stats.js's hook for a timer made (or revived by refresh()), while it tracks origins
 let onAdd = null;
+// refresh()'s moves noted and not yet made ("refresh() in batches" below).  Calls noted before
+// the batch is worked through anyway: bounds what a long synchronous loop of refresh() calls
+// holds (two array slots each) and keeps a batch inside the CPU's caches.
+const REFRESH_BATCH = 1024;
+const batchTimers = [];
+const batchDelays = [];
+for (let i = 0; i < REFRESH_BATCH; i++) {
+  batchTimers.push(null);   // packed, never holey
+  batchDelays.push(0);      // packed small integers, as delays are
+}
+let batched = 0;              // moves noted
+let moved = 0;                // of those, made (below batched only while moveRefreshed runs)
 
 // ---------------------------------------------------------------- what is counted
 
@@ -164,8 +178,6 @@ function armDriver(expiry) {
   }
 }
 
-// newDriver's argument, passed outside the call so that context.makeDriver needs no closure
-let nextDriverDelay = 1;
 function newDriver() {
   return nativeSetInterval(runTimeouts, nextDriverDelay);
 }
@@ -243,6 +255,20 @@ function addTimeoutAt(timer, start) {
   wantDriverBy(start + msecs);
 }
 
+// The period of each interval cleared before it was done (its _idleTimeout is -1 then, as
+// Node's), for its _repeat, which Node leaves as it was.  Only cleared intervals are in it.
+const clearedPeriods = new WeakMap();
+
+/* a cleared interval's period (its _repeat) */
+function clearedPeriod(timer) {
+  return clearedPeriods.get(timer);
+}
+
+/* a cleared interval's _repeat set by the program */
+function setClearedPeriod(timer, period) {
+  clearedPeriods.set(timer, period);
+}
+
 function cancelTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
@@ -266,20 +292,6 @@ function cancelTimeout(timer) {
     if (f & CONTEXT) releaseContext(timer);
   }
   if (f & PRIMITIVE) ids.forget(timer);
-}
-
-// The period of each interval cleared before it was done (its _idleTimeout is -1 then, as
-// Node's), for its _repeat, which Node leaves as it was.  Only cleared intervals are in it.
-const clearedPeriods = new WeakMap();
-
-/* a cleared interval's period (its _repeat) */
-function clearedPeriod(timer) {
-  return clearedPeriods.get(timer);
-}
-
-/* a cleared interval's _repeat set by the program */
-function setClearedPeriod(timer, period) {
-  clearedPeriods.set(timer, period);
 }
 
 function refreshTimeout(timer) {
@@ -358,18 +370,6 @@ function reviveTimeout(timer, start) {
 //   and npm run bench's refresh-100k row 0.96x of native where the batch had 1.10-1.16x.  A
 //   linked list moves at the call: there (fewer than RING_MIN_TIMERS timers, in the caches) the
 //   batch cost more than it saved, 72 against 65 ns a call among 10k timers (paired processes).
-
-// Calls noted before the batch is worked through anyway: bounds what a long synchronous loop of
-// refresh() calls holds (two array slots each) and keeps a batch inside the CPU's caches.
-const REFRESH_BATCH = 1024;
-const batchTimers = [];
-const batchDelays = [];
-for (let i = 0; i < REFRESH_BATCH; i++) {
-  batchTimers.push(null);   // packed, never holey
-  batchDelays.push(0);      // packed small integers, as delays are
-}
-let batched = 0;              // moves noted
-let moved = 0;                // of those, made (below batched only while moveRefreshed runs)
 
 /* the batch is full: its moves are made; the index the next one is noted at */
 function makeRoomInBatch() {
