@@ -354,22 +354,11 @@ function reviveTimeout(timer, start) {
 //
 // So each list ends in the order of the calls, as if every call had moved its timer; a timer
 // cleared in between was unlinked from where it waited, and its move is skipped.
-// Why, measured on heartbeats (bench:apps: 100k idle timeouts refreshed at random among 100k
-// pings, full size, Node 20, two processes at once, CPU per message):
-// - The clock is read first, before any field of the timer.  The read ends in the kernel's
-//   clock_gettime, which reads the CPU's time stamp counter with RDTSCP (or LFENCE; RDTSC) where
-//   the clock source is the TSC, as on this machine: that waits for every earlier instruction,
-//   loads included.  A field of the timer read before it, not in the CPU's caches among 100k
-//   timers, made each refresh() wait for memory there; read after it, the load overlaps what
-//   follows.  A test of the timer's delay before the clock read cost 1.20x (three rounds); the
-//   same test after it, nothing measurable (four).
-// - The moves made back to back: 1.10-1.15x less than the same code moving at each call (four
-//   rounds), when a move also cleared a bit per slot (now gone, timeout-store.js); it reads and
-//   writes its timer and the ring's tail.  Clearing that bit at the call instead, with only the
-//   append in the batch, came out 0.98x of clearing it in the batch on heartbeats (six pairs),
-//   and npm run bench's refresh-100k row 0.96x of native where the batch had 1.10-1.16x.  A
-//   linked list moves at the call: there (fewer than RING_MIN_TIMERS timers, in the caches) the
-//   batch cost more than it saved, 72 against 65 ns a call among 10k timers (paired processes).
+// Why: the clock is read first, before any field of the timer, because the clock read waits
+// for every earlier load (RDTSCP), and a timer's field among many timers misses the caches; and
+// the moves made back to back cost less than moving at each call.  A linked list (in the caches)
+// moves at the call.  Measurements: docs/decisions.md, "refresh() reads the clock first; a
+// ring's moves are made in batches".
 
 /* the batch is full: its moves are made; the index the next one is noted at */
 function makeRoomInBatch() {
