@@ -7,7 +7,7 @@
  * its values wide (up to 2^31 ms: 240 buckets).  Also the sum and the largest of the values filed.
  * timeouts.js's drain files each callback inline, against the arrays exported here:
  *   histogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
- *   totals[SUM] += late;  if (late > totals[MAX]) totals[MAX] = late;
+ *   total[0] += late;  if (late > largest[0]) largest[0] = late;
  * Counts live in Float64Arrays, not variables: a variable past 2^30 would turn from a small
  * integer into a boxed double, allocated anew at every increment; an array element is a double
  * in place from the start, exact to 2^53.
@@ -21,9 +21,8 @@ const SUB_BUCKETS = 1 << SUB_BITS;
 const BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
 
 const histogram = new Float64Array(BUCKETS);
-const SUM = 0;                    // sum of the values filed, ms
-const MAX = 1;                    // the largest of them, ms
-const totals = new Float64Array(2);
+const total = new Float64Array(1);      // the sum of the values filed, ms
+const largest = new Float64Array(1);    // the largest of them, ms
 
 /* the bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
 function latenessBucket(ms) {
@@ -57,15 +56,16 @@ function sum(total, n) {
 
 /* what was filed since load or the last reset(): the buckets copied, their sum and maximum */
 function read() {
-  return { buckets: Array.from(histogram), sum: totals[SUM], max: totals[MAX] };
+  return { buckets: Array.from(histogram), sum: total[0], max: largest[0] };
 }
 
 function reset() {
   histogram.fill(0);
-  totals.fill(0);
+  total[0] = 0;
+  largest[0] = 0;
 }
 
 module.exports = {
-  histogram, totals, SUM, MAX, EXACT_BUCKETS,
+  histogram, total, largest, EXACT_BUCKETS,
   latenessBucket, bucketLow, bucketHigh, filed, read, reset,
 };

@@ -40,7 +40,7 @@ const ids = require('./ids');
 const { TimeoutStore } = require('./timeout-store');
 // the lateness histogram, filed inline by the drain
 const {
-  histogram: latenessHistogram, totals: latenessTotals, SUM: LATE_SUM, MAX: LATE_MAX, EXACT_BUCKETS, latenessBucket,
+  histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
 } = require('./lateness');
 const lateness = require('./lateness');
 const { calledInContext, releaseContext } = require('./callback-context');
@@ -489,8 +489,8 @@ function drainTimeouts(now, started) {
       }
       const late = stamp - list.expiry;
       latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-      latenessTotals[LATE_SUM] += late;
-      if (late > latenessTotals[LATE_MAX]) latenessTotals[LATE_MAX] = late;
+      latenessTotal[0] += late;
+      if (late > latenessLargest[0]) latenessLargest[0] = late;
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
