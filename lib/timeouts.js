@@ -38,10 +38,6 @@ const section = require('./section');
 const context = require('./context');
 const ids = require('./ids');
 const { TimeoutStore } = require('./timeout-store');
-// the lateness histogram, filed inline by the drain
-const {
-  histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
-} = require('./lateness');
 const lateness = require('./lateness');
 const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
@@ -108,6 +104,10 @@ let moved = 0;                // of those, made (below batched only while moveRe
 const THREW = 0;                  // callbacks that threw
 const DRAINS = 1;                 // wakeups of the native driver
 const tally = new Float64Array(2);
+// the lateness histogram, filed inline by the drain
+const {
+  histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
+} = lateness;
 // Each callback's own start is read (a clock read per callback after a drain's first) from the
 // first stats() on: a program that never asks pays nothing for it (docs/decisions.md).
 let measuring = false;
