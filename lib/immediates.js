@@ -21,25 +21,19 @@
  *     setImmediate(B)          queue: [B]          (A is not in it; D's turn runs A, then B)
  *
  * Why: between the call and its turn, nothing of qtimers' own then points at A, which is
- * young.  V8 (Node 18, 20 and 26) wakes a helper thread for a young-generation collection
- * whenever two or more old pages point into the young generation; a program that queues one
- * immediate per turn has one natively (Node's list), and qtimers' queue or a variable holding A
- * or D would be the second: a program that allocates fast and keeps little else between turns
- * (async.js's pipelines) then woke a helper at nearly every collection, about twice native's
- * context switches, and lost 5-8% of its CPU one process at a time.  So nothing in this module
- * is set to A or D while they carry: the carried callback is kept for listings (a function
- * that usually outlives many turns), and a clear or unref of A, which may have to unref D,
- * finds D through A._carrier and only then keeps both here.
+ * young.  V8 wakes a helper thread for a young-generation collection whenever two or more old
+ * pages point into the young generation; Node's list is one, and qtimers' queue or a variable
+ * holding A or D would be the second (docs/decisions.md, "an immediate queued while none is
+ * pending rides its own native setImmediate").  So nothing in this module is set to A or D
+ * while they carry: the carried callback is kept for listings (a function that usually
+ * outlives many turns), and a clear or unref of A, which may have to unref D, finds D through
+ * A._carrier and only then keeps both here.
  * Inside a drain, an immediate queued while the turn may still run it joins the turn (the young
  * turn, below), which needs the queue.  Once a turn has run out of time on long callbacks
  * (`joinless`, see LONG_CALLBACK_MS), what they queue is carried instead when nothing else is
  * pending, at the cost of one clock read at the call; turns of short callbacks, the young
  * turn's reason, read the clock no more often than before.  A carried immediate queued during
  * a turn waits for the next, in its place among Node's own, as natively.
- * Numbers (Node 20): one immediate per 2000 chained microtasks, 3000 times: 80-145 voluntary
- * context switches natively, 1460-1650 with the queue, 135-206 carried; async.js's pipelines
- * (bench:apps, quick) switch 1.0-2.0 thousand times a second carried, as natively, against
- * 3.6-4.5 thousand with the queue.
  * It must never call user code except in runImmediates, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
@@ -72,19 +66,12 @@ const settings = {
   maxTickDepth: -1000,
   // setImmediate.maxTurnMs: immediates queued while a turn runs are run in the same turn only
   // while the turn is younger than this.  A recursive setImmediate then costs one native turn
-  // per 0.05 ms instead of one per callback: most of its speedup, since a native turn with one
-  // callback takes about 1.2 µs here and a callback of qtimers' 0.14 µs.  A callback longer than
-  // that ends the turn, as natively, so timers, I/O and V8's own tasks wait at most 0.05 ms
-  // longer than natively.  V8's tasks are why it is not longer: V8 posts a scavenge task when
-  // the young generation is 80% full, and Node runs it between two loop turns; a turn that
-  // goes on allocating past the other 20% makes V8 collect in the middle of the work instead,
-  // with more of it alive.  At 1 ms, async.js pipelines (2000-item batches of about 0.25 ms,
-  // each started from a setImmediate) met 487 such collections where native met 17, and ran
-  // 0.85x native's items per CPU-second; at 0.1 ms, 19 (Node 20, quick runs of bench:apps).
-  // 0.1 ms still let batches of about 0.1 ms chain: test-immediates' 2000-promise batches met
-  // 3-36 such collections where native met 2-4 on Node 20, and up to 20 against 2 on Node 24;
-  // at 0.05 ms, 4-6 and 1-2, as many as with Node's rule (maxTurnMs = 0: 3-6 on Node 20).
-  // Its cost: one clock read per newly queued callback.
+  // per 0.05 ms instead of one per callback: most of its speedup.  A callback longer than that
+  // ends the turn, as natively, so timers, I/O and V8's own tasks wait at most 0.05 ms longer
+  // than natively.  V8's tasks are why it is not longer: V8 posts a scavenge task, which Node
+  // runs between two loop turns, and a turn that goes on allocating makes V8 collect in the
+  // middle of the work instead (docs/decisions.md, "the young turn lasts 0.05 ms").  Its cost:
+  // one clock read per newly queued callback.
   maxTurnMs: 0.05,
 };
 

@@ -4,9 +4,9 @@
  * Owns putting the immediates' and the timeouts' state side by side.  For programs (the public
  * API, through install.js): timerStats() (stats(): pending, referenced, run, thrown and drains
  * per kind, the pending delays, and the lateness of fired timeouts and intervals from
- * timeouts.js's histogram), pending() (the pending handles, sorted by due time) and
- * trackOrigins() (where each new handle was made: a stack captured into a side WeakMap, formatted
- * only when pending() reads it).  Pending counts are found by walking the queue and the lists,
+ * lateness.js's histogram, which timeouts.js fills), pending() (the pending handles, sorted by
+ * due time) and trackOrigins() (where each new handle was made: a stack captured into a side
+ * WeakMap, formatted only when pending() reads it).  Pending counts are found by walking the queue and the lists,
  * so that adding and clearing a timer count nothing: a call costs O(pending).  For qtimers
  * itself: stats() for tests (queue entries, referenced handles, timeout lists, drivers) and
  * activeHandles() for active-resources.js, which corrects process.getActiveResourcesInfo().
@@ -20,6 +20,7 @@
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const { bucketHigh } = require('./lateness');
 const clock = require('./clock');
 const { argumentError, checkOptions, booleanOption } = require('./knobs');
 const { REFED, REPEAT } = require('./flags');
@@ -85,7 +86,7 @@ function percentile(buckets, count, fraction, max) {
   let seen = 0;
   for (let i = 0; i < buckets.length; i++) {
     seen += buckets[i];
-    if (seen >= rank) return Math.min(timeouts.bucketHigh(i), max);
+    if (seen >= rank) return Math.min(bucketHigh(i), max);
   }
   return max;
 }

@@ -26,20 +26,11 @@
  *     tail, where the linked list wrote into two other timers anywhere in the heap.  Clearing a
  *     timer also empties its slot; a stale slot holds its timer until the head passes it,
  *     within the list's delay, or a compaction empties it, and the head tells a stale slot by
- *     reading its timer.  That read is where a moved timer's cost went: heartbeats (bench:apps,
- *     100k idle timeouts refreshed at random, Node 20, two builds side by side) cost 1.06x
- *     less CPU per message (8 pairs, 7 of them ahead) than with a bit per slot cleared by each
- *     move, which among 100k timers missed the CPU's caches at every move (perf: 72% of the
- *     moves' samples on that one load); the head's reads come in a tight loop of independent
- *     loads, which the CPU overlaps.  A ring that fills up while at least three slots in four
- *     are spent is compacted in place (the live timers renumbered: after at least three
- *     appends per live timer since the last time), otherwise it doubles; it shrinks when mostly
- *     empty, and an emptied list goes back to being linked.  A compaction reads the timer of
- *     every slot, so a ring that compacts over and over pays for it: npm run bench's
- *     refresh-100k row (100k 30 s timeouts refreshed at random, never due) came out 1.02-1.06x
- *     of native against 1.10-1.16x with the bits in one pair of runs, and within the noise of
- *     four more on Node 20 and 24 (0.90-1.49x either way).  On Node 24 heartbeats came out
- *     level, 1.01x (8 pairs).
+ *     reading its timer (docs/decisions.md, "a ring slot is stale when its timer's slot number
+ *     names a later one").  A ring that fills up while at least three slots in four are spent
+ *     is compacted in place (the live timers renumbered: after at least three appends per live
+ *     timer since the last time), otherwise it doubles; it shrinks when mostly empty, and an
+ *     emptied list goes back to being linked.
  *     Cost: a slot per pending timer and per stale slot, 8 bytes each, at most 8 per timer.
  *
  * The lists sit in a binary min-heap keyed by their head's expiry, ties going to the earlier
@@ -61,14 +52,11 @@
 
 // A linked list becomes a ring after this many refresh() calls have moved timers in it, if it
 // then holds at least RING_MIN_TIMERS: a list of never-refreshed timers keeps costing nothing
-// beyond its timers (a pending timer takes under half of a native one's memory), a
-// refresh-heavy one pays a slot per timer.  Below that size the timers and their neighbours
-// stay in the CPU's caches and the linked list is the cheaper one: refresh() among 10k pending
-// timers took 65-72 ns linked and 75-86 ns as a ring (Node 20, two processes at once), among
-// 100k about the same either way, and with heartbeats' 100k idle timeouts (bench:apps) a
-// message cost 1.11x less CPU as a ring.  A list found too small is counted again after
-// RECOUNT_AFTER restarts per timer it held, so the walk costs at most 1/8 of a step per
-// refresh().
+// beyond its timers, a refresh-heavy one pays a slot per timer.  Below that size the timers and
+// their neighbours stay in the CPU's caches and the linked list is the cheaper one
+// (docs/decisions.md, "a delay whose timers are refresh()ed often becomes a ring of slots").
+// A list found too small is counted again after RECOUNT_AFTER restarts per timer it held, so
+// the walk costs at most 1/8 of a step per refresh().
 const RING_AFTER = 1024;
 const RING_MIN_TIMERS = 32768;
 const RECOUNT_AFTER = 8;
@@ -165,8 +153,8 @@ class TimeoutList {
   }
 
   /* a pending timer moves to the tail; the slot it leaves goes stale by itself (the timer's slot
-     number no longer names it), so the move writes nothing but the tail and the timer (through
-     push(), which also rewrites the timer's list, heartbeats came out 0.92x: six pairs) */
+     number no longer names it), so the move writes nothing but the tail and the timer (not
+     through push(), which also rewrites the timer's list: docs/decisions.md) */
   pushAgain(timer) {
     if (((this.tail - this.head) & SLOT_NUMBERS) > this.mask) {
       this.size -= 1;         // it leaves its slot before making room: compact() must not keep it

@@ -21,7 +21,7 @@
  * Also owns what is counted of them for stats.js: callbacks run and thrown, driver wakeups, and
  * how late each callback started, by a reading at its start (the drain's own reading for its
  * first callback, an interval's own start, or, once stats() was asked, clock.measureNow()),
- * into a fixed log-scale histogram: a few integer updates per callback, and from the first
+ * filed into lateness.js's histogram: a few integer updates per callback, and from the first
  * stats() a clock read per timeout after a drain's first.
  * It must never call user code except in drainTimeouts, never allocate per callback there,
  * never read a timer's fields in refresh() before the clock, never let anything look at the
@@ -38,6 +38,7 @@ const section = require('./section');
 const context = require('./context');
 const ids = require('./ids');
 const { TimeoutStore } = require('./timeout-store');
+const lateness = require('./lateness');
 const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
 
@@ -62,6 +63,8 @@ const store = new TimeoutStore();
 let refedCount = 0;               // linked timeouts with REFED (and a running one, see below)
 let driver = null;                // the native interval that wakes us; kept for reuse
 let driverDelay = -1;             // its delay now (refresh() re-arms with it)
+// newDriver's argument, passed outside the call so that context.makeDriver needs no closure
+let nextDriverDelay = 1;
 let driverRefed = false;
 // The expiry (clock ms) the driver is armed for, Infinity when it is not armed.  While the
 // driver's own callback runs (`firing`), the expiry it is to be re-armed for when it returns.
@@ -80,27 +83,31 @@ let resumeNow = 0;                // the reading that drain decided what was due
 let resumeSerial = 0;             // section.drainSerial() when it was queued
 // stats.js's hook for a timer made (or revived by refresh()), while it tracks origins
 let onAdd = null;
+// refresh()'s moves noted and not yet made ("refresh() in batches" below).  Calls noted before
+// the batch is worked through anyway: bounds what a long synchronous loop of refresh() calls
+// holds (two array slots each) and keeps a batch inside the CPU's caches.
+const REFRESH_BATCH = 1024;
+const batchTimers = [];
+const batchDelays = [];
+for (let i = 0; i < REFRESH_BATCH; i++) {
+  batchTimers.push(null);   // packed, never holey
+  batchDelays.push(0);      // packed small integers, as delays are
+}
+let batched = 0;              // moves noted
+let moved = 0;                // of those, made (below batched only while moveRefreshed runs)
 
 // ---------------------------------------------------------------- what is counted
 
-// The counts live in a Float64Array, not in variables: a variable past 2^30 (a billion callbacks,
-// hours for a busy server) would turn from a small integer into a boxed double, allocated anew
-// at every increment; an array element is a double in place from the start, exact to 2^53.
-// (How many callbacks started, a throwing one included, is the lateness histogram's count: each
-// is filed there as it starts.)
+// The counts live in a Float64Array, not in variables, as lateness.js's do (why: there).
+// How many callbacks started, a throwing one included, is the lateness histogram's count: each
+// is filed there as it starts.
 const THREW = 0;                  // callbacks that threw
 const DRAINS = 1;                 // wakeups of the native driver
-const LATE_SUM = 2;               // sum of the lateness of the callbacks started, ms
-const LATE_MAX = 3;               // the largest of them, ms
-const tally = new Float64Array(4);
-// Lateness (ms from a timer's expiry to its callback's start), whole milliseconds:
-// bucket i < EXACT_BUCKETS holds exactly i ms; above, each power of two is cut into
-// SUB_BUCKETS, so a bucket is at most 1/8 of its values wide (up to 2^31 ms: 240 buckets).
-const EXACT_BUCKETS = 16;
-const SUB_BITS = 3;
-const SUB_BUCKETS = 1 << SUB_BITS;
-const LATENESS_BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
-const lateness = new Float64Array(LATENESS_BUCKETS);
+const tally = new Float64Array(2);
+// the lateness histogram, filed inline by the drain
+const {
+  histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
+} = lateness;
 // Each callback's own start is read (a clock read per callback after a drain's first) from the
 // first stats() on: a program that never asks pays nothing for it (docs/decisions.md).
 let measuring = false;
@@ -171,8 +178,6 @@ function armDriver(expiry) {
   }
 }
 
-// newDriver's argument, passed outside the call so that context.makeDriver needs no closure
-let nextDriverDelay = 1;
 function newDriver() {
   return nativeSetInterval(runTimeouts, nextDriverDelay);
 }
@@ -250,6 +255,20 @@ function addTimeoutAt(timer, start) {
   wantDriverBy(start + msecs);
 }
 
+// The period of each interval cleared before it was done (its _idleTimeout is -1 then, as
+// Node's), for its _repeat, which Node leaves as it was.  Only cleared intervals are in it.
+const clearedPeriods = new WeakMap();
+
+/* a cleared interval's period (its _repeat) */
+function clearedPeriod(timer) {
+  return clearedPeriods.get(timer);
+}
+
+/* a cleared interval's _repeat set by the program */
+function setClearedPeriod(timer, period) {
+  clearedPeriods.set(timer, period);
+}
+
 function cancelTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
@@ -273,20 +292,6 @@ function cancelTimeout(timer) {
     if (f & CONTEXT) releaseContext(timer);
   }
   if (f & PRIMITIVE) ids.forget(timer);
-}
-
-// The period of each interval cleared before it was done (its _idleTimeout is -1 then, as
-// Node's), for its _repeat, which Node leaves as it was.  Only cleared intervals are in it.
-const clearedPeriods = new WeakMap();
-
-/* a cleared interval's period (its _repeat) */
-function clearedPeriod(timer) {
-  return clearedPeriods.get(timer);
-}
-
-/* a cleared interval's _repeat set by the program */
-function setClearedPeriod(timer, period) {
-  clearedPeriods.set(timer, period);
 }
 
 function refreshTimeout(timer) {
@@ -349,34 +354,11 @@ function reviveTimeout(timer, start) {
 //
 // So each list ends in the order of the calls, as if every call had moved its timer; a timer
 // cleared in between was unlinked from where it waited, and its move is skipped.
-// Why, measured on heartbeats (bench:apps: 100k idle timeouts refreshed at random among 100k
-// pings, full size, Node 20, two processes at once, CPU per message):
-// - The clock is read first, before any field of the timer.  The read ends in the kernel's
-//   clock_gettime, which reads the CPU's time stamp counter with RDTSCP (or LFENCE; RDTSC) where
-//   the clock source is the TSC, as on this machine: that waits for every earlier instruction,
-//   loads included.  A field of the timer read before it, not in the CPU's caches among 100k
-//   timers, made each refresh() wait for memory there; read after it, the load overlaps what
-//   follows.  A test of the timer's delay before the clock read cost 1.20x (three rounds); the
-//   same test after it, nothing measurable (four).
-// - The moves made back to back: 1.10-1.15x less than the same code moving at each call (four
-//   rounds), when a move also cleared a bit per slot (now gone, timeout-store.js); it reads and
-//   writes its timer and the ring's tail.  Clearing that bit at the call instead, with only the
-//   append in the batch, came out 0.98x of clearing it in the batch on heartbeats (six pairs),
-//   and npm run bench's refresh-100k row 0.96x of native where the batch had 1.10-1.16x.  A
-//   linked list moves at the call: there (fewer than RING_MIN_TIMERS timers, in the caches) the
-//   batch cost more than it saved, 72 against 65 ns a call among 10k timers (paired processes).
-
-// Calls noted before the batch is worked through anyway: bounds what a long synchronous loop of
-// refresh() calls holds (two array slots each) and keeps a batch inside the CPU's caches.
-const REFRESH_BATCH = 1024;
-const batchTimers = [];
-const batchDelays = [];
-for (let i = 0; i < REFRESH_BATCH; i++) {
-  batchTimers.push(null);   // packed, never holey
-  batchDelays.push(0);      // packed small integers, as delays are
-}
-let batched = 0;              // moves noted
-let moved = 0;                // of those, made (below batched only while moveRefreshed runs)
+// Why: the clock is read first, before any field of the timer, because the clock read waits
+// for every earlier load (RDTSCP), and a timer's field among many timers misses the caches; and
+// the moves made back to back cost less than moving at each call.  A linked list (in the caches)
+// moves at the call.  Measurements: docs/decisions.md, "refresh() reads the clock first; a
+// ring's moves are made in batches".
 
 /* the batch is full: its moves are made; the index the next one is noted at */
 function makeRoomInBatch() {
@@ -506,9 +488,9 @@ function drainTimeouts(now, started) {
         if (stamp < now) stamp = now;
       }
       const late = stamp - list.expiry;
-      lateness[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-      tally[LATE_SUM] += late;
-      if (late > tally[LATE_MAX]) tally[LATE_MAX] = late;
+      latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+      latenessTotal[0] += late;
+      if (late > latenessLargest[0]) latenessLargest[0] = late;
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
@@ -620,27 +602,6 @@ function afterTimeout(timer, counted, start) {
 
 // ---------------------------------------------------------------- what it holds
 
-/* the histogram bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
-function latenessBucket(ms) {
-  if (ms < EXACT_BUCKETS) return ms;
-  if (ms >= 2 ** 31) return LATENESS_BUCKETS - 1;
-  const exponent = 31 - Math.clz32(ms);    // >= 4
-  return EXACT_BUCKETS + (exponent - 4) * SUB_BUCKETS + ((ms >>> (exponent - SUB_BITS)) & (SUB_BUCKETS - 1));
-}
-
-/* the smallest and the largest lateness that bucket `i` holds */
-function bucketLow(i) {
-  if (i < EXACT_BUCKETS) return i;
-  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
-  return (SUB_BUCKETS + ((i - EXACT_BUCKETS) & (SUB_BUCKETS - 1))) * 2 ** (exponent - SUB_BITS);
-}
-
-function bucketHigh(i) {
-  if (i < EXACT_BUCKETS) return i;
-  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
-  return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
-}
-
 /* stats() was asked: from now on each callback's lateness is measured from its own start */
 function measureStarts() {
   measuring = true;
@@ -648,23 +609,20 @@ function measureStarts() {
 
 /* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
 function counts() {
+  const late = lateness.read();
   return {
-    ran: lateness.reduce(sum, 0),
+    ran: lateness.filed(),
     threw: tally[THREW],
     drains: tally[DRAINS],
-    lateness: Array.from(lateness),
-    latenessSum: tally[LATE_SUM],
-    latenessMax: tally[LATE_MAX],
+    lateness: late.buckets,
+    latenessSum: late.sum,
+    latenessMax: late.max,
   };
-}
-
-function sum(total, n) {
-  return total + n;
 }
 
 function resetCounts() {
   tally.fill(0);
-  lateness.fill(0);
+  lateness.reset();
 }
 
 /*
@@ -710,7 +668,7 @@ function snapshot() {
 module.exports = {
   settings,
   addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout, clearedPeriod, setClearedPeriod,
-  snapshot, forEachPending, counts, resetCounts, measureStarts, latenessBucket, bucketLow, bucketHigh, onTimeoutAdded,
+  snapshot, forEachPending, counts, resetCounts, measureStarts, onTimeoutAdded,
   executionResource,
 };
 

@@ -9,7 +9,7 @@ const path = require('path');
 const { runJson } = require('./helpers/child');
 const qt = require('../lib/standalone');
 const stats = require('../lib/stats');
-const timeouts = require('../lib/timeouts');
+const { latenessBucket, bucketLow, bucketHigh } = require('../lib/lateness');
 const nodePromises = require('timers/promises');
 
 // Seeded random programs of setTimeout / setInterval / setImmediate with clears, ref / unref,
@@ -252,13 +252,13 @@ module.exports = {
       const late = json.late.slice().sort((a, b) => a - b);
       const { lateness } = json;
       const mean = late.reduce((a, b) => a + b, 0) / late.length;
-      const p50 = timeouts.latenessBucket(Math.round(late[2]));
+      const p50 = latenessBucket(Math.round(late[2]));
       return [
         [lateness.count === 5, `count ${lateness.count}`],
         [Math.abs(lateness.max - late[4]) <= 1, `max ${lateness.max}, measured ${late[4]}`],
         [Math.abs(lateness.mean - mean) <= 1, `mean ${lateness.mean}, measured ${mean}`],
         // the median lies in the histogram bucket of the third start (at most 1/8 wide)
-        [lateness.p50 >= timeouts.bucketLow(p50) - 1 && lateness.p50 <= timeouts.bucketHigh(p50) + 1, `p50 ${lateness.p50}, measured ${late[2]}`],
+        [lateness.p50 >= bucketLow(p50) - 1 && lateness.p50 <= bucketHigh(p50) + 1, `p50 ${lateness.p50}, measured ${late[2]}`],
       ];
     };
     let ours;
@@ -305,14 +305,14 @@ module.exports = {
   'the lateness histogram: every value lies in its bucket, buckets in order, at most 1/8 wide': function(t) {
     let last = -1;
     for (let ms = 0; ms < 2 ** 31; ms = ms < 4096 ? ms + 1 : Math.floor(ms * 1.01) + 1) {
-      const i = timeouts.latenessBucket(ms);
-      if (!(timeouts.bucketLow(i) <= ms && ms <= timeouts.bucketHigh(i))) {
-        t.fail(`${ms} ms: bucket ${i} holds ${timeouts.bucketLow(i)}..${timeouts.bucketHigh(i)}`);
+      const i = latenessBucket(ms);
+      if (!(bucketLow(i) <= ms && ms <= bucketHigh(i))) {
+        t.fail(`${ms} ms: bucket ${i} holds ${bucketLow(i)}..${bucketHigh(i)}`);
         break;
       }
       if (i < last) { t.fail(`${ms} ms: bucket ${i} after ${last}`); break; }
       last = i;
-      if ((timeouts.bucketHigh(i) - timeouts.bucketLow(i)) > timeouts.bucketLow(i) / 8) { t.fail(`bucket ${i} too wide`); break; }
+      if ((bucketHigh(i) - bucketLow(i)) > bucketLow(i) / 8) { t.fail(`bucket ${i} too wide`); break; }
     }
     t.ok(last > 200, 'the buckets reach 2^31 ms');
     t.done();

@@ -1,0 +1,71 @@
+/*
+ * lateness: the histogram of how late timeout callbacks started (ms from a timer's expiry to its
+ * callback's start, whole milliseconds), for stats().
+ *
+ * Owns the buckets and the maths between a lateness and its bucket: bucket i < EXACT_BUCKETS holds
+ * exactly i ms; above, each power of two is cut into SUB_BUCKETS, so a bucket is at most 1/8 of
+ * its values wide (up to 2^31 ms: 240 buckets).  Also the sum and the largest of the values filed.
+ * timeouts.js's drain files each callback inline, against the arrays exported here:
+ *   histogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+ *   total[0] += late;  if (late > largest[0]) largest[0] = late;
+ * Counts live in Float64Arrays, not variables: a variable past 2^30 would turn from a small
+ * integer into a boxed double, allocated anew at every increment; an array element is a double
+ * in place from the start, exact to 2^53.
+ * It must never import anything, read a clock, or allocate when a value is filed.
+ */
+'use strict';
+
+const EXACT_BUCKETS = 16;
+const SUB_BITS = 3;
+const SUB_BUCKETS = 1 << SUB_BITS;
+const BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
+
+const histogram = new Float64Array(BUCKETS);
+const total = new Float64Array(1);      // the sum of the values filed, ms
+const largest = new Float64Array(1);    // the largest of them, ms
+
+/* the bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
+function latenessBucket(ms) {
+  if (ms < EXACT_BUCKETS) return ms;
+  if (ms >= 2 ** 31) return BUCKETS - 1;
+  const exponent = 31 - Math.clz32(ms);    // >= 4
+  return EXACT_BUCKETS + (exponent - 4) * SUB_BUCKETS + ((ms >>> (exponent - SUB_BITS)) & (SUB_BUCKETS - 1));
+}
+
+/* the smallest and the largest lateness that bucket `i` holds */
+function bucketLow(i) {
+  if (i < EXACT_BUCKETS) return i;
+  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
+  return (SUB_BUCKETS + ((i - EXACT_BUCKETS) & (SUB_BUCKETS - 1))) * 2 ** (exponent - SUB_BITS);
+}
+
+function bucketHigh(i) {
+  if (i < EXACT_BUCKETS) return i;
+  const exponent = 4 + ((i - EXACT_BUCKETS) >> SUB_BITS);
+  return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
+}
+
+/* how many values were filed */
+function filed() {
+  return histogram.reduce(sum, 0);
+}
+
+function sum(total, n) {
+  return total + n;
+}
+
+/* what was filed since load or the last reset(): the buckets copied, their sum and maximum */
+function read() {
+  return { buckets: Array.from(histogram), sum: total[0], max: largest[0] };
+}
+
+function reset() {
+  histogram.fill(0);
+  total[0] = 0;
+  largest[0] = 0;
+}
+
+module.exports = {
+  histogram, total, largest, EXACT_BUCKETS,
+  latenessBucket, bucketLow, bucketHigh, filed, read, reset,
+};
