@@ -294,9 +294,8 @@ module.exports = {
         };
       };
       const native = scavenges(false);
-      // On Node 24 about one qtimers run in seven ran exactly half of native's scavenges as tasks
-      // (166 against 333; the build before 2026-11-27 0 in 6): cause not found yet, so the run is
-      // repeated, up to 3 times; a build that does it every time still fails
+      // a qtimers run under the bound is repeated, up to 3 times: on Node 24 an occasional run
+      // falls to half of native's (docs/decisions.md, open); a build that does it every time fails
       let q = scavenges(true);
       for (let tries = 1; tries < 3 && q.asTask < native.asTask / 2; tries++) q = scavenges(true);
       t.ok(/^checksum -?\d+$/.test(native.checksum), 'the program finished: ' + native.checksum);
