@@ -7,9 +7,9 @@ const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
 
-const scenariosDir = path.join(__dirname, '..', 'benchmark', 'scenarios');
+const scenariosDir = path.join(__dirname, '..', 'benchmark', 'micro', 'scenarios');
 const resultsDir = path.join(__dirname, '..', 'benchmark', 'results');
-const runJs = path.join(__dirname, '..', 'benchmark', 'run.js');
+const runJs = path.join(__dirname, '..', 'benchmark', 'micro', 'run.js');
 const families = fs.readdirSync(scenariosDir).filter((f) => f.endsWith('.js'));
 
 function rows() {
@@ -108,7 +108,7 @@ module.exports = {
     // the install check preloads it; the measured run requires it from first-line.js
     t.deepEqual(fs.readFileSync(marker, 'utf8').trim().split('\n'), ['preload als:false', 'first-line.js als:false']);
     fs.rmSync(dir, { recursive: true, force: true });
-    const { parseArgs } = require('../benchmark/options');
+    const { parseArgs } = require('../benchmark/micro/options');
     t.equal(parseArgs([]).load, 'preload', 'preloaded by default');
     t.done();
   },
@@ -121,10 +121,10 @@ module.exports = {
     t.done();
   },
 
-  // benchmark/floor.js measures a bare implementation as the lower bound of any library that
+  // benchmark/floor/run.js measures a bare implementation as the lower bound of any library that
   // keeps Node's rule; a floor that broke the rule would make that bound a false one.
   'the floor drains ticks and microtasks between two callbacks, and makeFloor(false) does not': function(t) {
-    const { makeFloor } = require('../benchmark/floor-timers');
+    const { makeFloor } = require('../benchmark/floor/timers');
     const withRule = runFloor(makeFloor(true));
     const exact = runFloor(makeFloor(true, true));
     const without = runFloor(makeFloor(false));
@@ -142,7 +142,7 @@ module.exports = {
   // The floor's refresh() stands for the least work a refresh can do; one that left the timer
   // where it was would be cheaper than any correct implementation, and a false bound.
   'the floor\'s refresh() puts the timer behind those already pending': function(t) {
-    const { makeFloor } = require('../benchmark/floor-timers');
+    const { makeFloor } = require('../benchmark/floor/timers');
     const floor = makeFloor(true);
     const fired = [];
     const a = floor.setTimeout(() => fired.push('a'), 1);
@@ -157,7 +157,7 @@ module.exports = {
   // The exact floor stands for a library that keeps the contract (a timer is stamped with the
   // time of the call that armed it); one that shared a reading would be a false bound.
   'the exact floor stamps each timer with the time of its own call, the other floor with one reading per section': function(t) {
-    const { makeFloor } = require('../benchmark/floor-timers');
+    const { makeFloor } = require('../benchmark/floor/timers');
     const stamps = [makeFloor(true, true), makeFloor(true, false)].map((floor) => {
       const a = floor.setTimeout(() => {}, 1);
       const until = process.hrtime.bigint() + 3000000n;

@@ -22,7 +22,7 @@ const path = require('path');
 const { runSideBySide, advantage, checkEnvironment, UsageError } = require('./run');
 const { load } = require('./child');
 const { formatValue } = require('./chart');
-const { median } = require('../statistics');
+const { median } = require('../shared/statistics');
 
 const ROOT = path.join(__dirname, '..', '..');
 const BOUNDS_DIR = path.join(__dirname, 'bounds');

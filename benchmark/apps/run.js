@@ -35,7 +35,7 @@ const childProcess = require('child_process');
 const { ORDER, load } = require('./child');
 const profile = require('./profile');
 const chart = require('./chart');
-const { median } = require('../statistics');
+const { median } = require('../shared/statistics');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(__dirname, 'child.js');

@@ -2,12 +2,12 @@
 /*
  * qtimers benchmark (`npm run bench`, `npm run bench -- --help`): native timers vs qtimers.
  *
- * Runs every scenario of benchmark/scenarios/*.js in a fresh child process, once with the
+ * Runs every scenario of benchmark/micro/scenarios/*.js in a fresh child process, once with the
  * native timers and once with qtimers preloaded (or, with --load require, required on the main
  * module's first line), alternating, for several rounds (runner.js);
  * the per-round qtimers/native ratio is what gets summarized, as the median over rounds
- * (statistics.js).  Prints one table (report.js), and writes it to benchmark/results/table.md
- * together with an SVG bar chart in benchmark/results/chart.svg (chart.js) for the README.
+ * (shared/statistics.js).  Prints one table (report.js), and writes it to benchmark/results/table.md
+ * together with an SVG bar chart in benchmark/results/chart.svg (shared/chart.js) for the README.
  * Those two files are only ever replaced by a full run of every scenario: --quick (one short
  * round, whose numbers are indicative only) writes its own to benchmark/results/quick/, which
  * git ignores, and says so before it starts and under its table.  The command line is
@@ -18,13 +18,13 @@
 const fs = require('fs');
 const path = require('path');
 const qprintf = require('qprintf');
-const chart = require('./chart');
+const chart = require('../shared/chart');
 const { parseArgs, fail, QUICK_SECONDS } = require('./options');
 const runner = require('./runner');
-const { summarize } = require('./statistics');
+const { summarize } = require('../shared/statistics');
 const report = require('./report');
 
-const RESULTS_DIR = path.join(__dirname, 'results');
+const RESULTS_DIR = path.join(__dirname, '..', 'results');
 const QUICK_RESULTS_DIR = path.join(RESULTS_DIR, 'quick');
 
 function main() {

@@ -2,9 +2,9 @@
  * The floors: how fast can any JavaScript timers library be while it keeps Node's rule that the
  * nextTick and microtask queues are drained between two callbacks?
  *
- * Runs five rows of the main table (runner.js and statistics.js: the same scenario files,
+ * Runs five rows of the main table (micro/runner.js and shared/statistics.js: the same scenario files,
  * children and ratio arithmetic) natively, with qtimers, and with two bare implementations
- * (benchmark/floor-timers.js, preloaded as qtimers is by index.js) that keep only what no drop-in
+ * (benchmark/floor/timers.js, preloaded as qtimers is by index.js) that keep only what no drop-in
  * library can drop: a new handle object per call, the callback check, first-in first-out order,
  * one native driver timer, process._tickCallback between callbacks, and for refresh() an unlink
  * and a re-append that keep the list in expiry order.
@@ -14,7 +14,7 @@
  * They have no unref or clear, no arguments, no async context, no error safety, no second delay,
  * no interval: they are not timers libraries, they are the lower bound on the cost of one.
  *
- *     node benchmark/floor.js [--rounds N] [--node PATH] [--only REGEX]
+ *     node benchmark/floor/run.js [--rounds N] [--node PATH] [--only REGEX]
  *
  * The four modes run one at a time within each round, in an order that is reversed every other
  * round (so that none always runs first); medians over rounds are printed with qtimers' ratio to
@@ -24,11 +24,11 @@
 
 'use strict';
 
-const runner = require('./runner');
-const statistics = require('./statistics');
-const chart = require('./chart');
+const runner = require('../micro/runner');
+const statistics = require('../shared/statistics');
+const chart = require('../shared/chart');
 
-// the main table's rows measured against the floors (ids of benchmark/scenarios/*)
+// the main table's rows measured against the floors (ids of benchmark/micro/scenarios/*)
 const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-1000|server\/refresh-10k|server\/refresh-100k)$/;
 const MODES = ['native', 'qtimers', 'floor', 'exact'];
 // the ratios printed: [heading, mode, the mode it is measured against]
@@ -96,7 +96,7 @@ function pad(s, n) {
 }
 
 function usage() {
-  return 'usage: node benchmark/floor.js [--rounds N] [--node PATH] [--only REGEX]\n\n' +
+  return 'usage: node benchmark/floor/run.js [--rounds N] [--node PATH] [--only REGEX]\n\n' +
     'Runs the 10k-batch, 1000-loop and refresh() rows of the main table natively, with\n' +
     'qtimers and with two bare implementations that keep only Node\'s tick drain between\n' +
     'callbacks and a list kept in expiry order (the floors: "floor" shares one clock reading\n' +

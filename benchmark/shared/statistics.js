@@ -1,5 +1,5 @@
 /*
- * statistics: the arithmetic of the benchmark tables (run.js, floor.js).
+ * statistics: the arithmetic of the benchmark tables (micro/run.js, floor/run.js, apps/).
  *
  * Owns how rounds are summarized: the median of a list, and the qtimers advantage of one round
  * (> 1 is better for qtimers whichever way the unit points).

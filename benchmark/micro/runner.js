@@ -1,9 +1,9 @@
 /*
- * runner: running the benchmark scenarios (benchmark/scenarios/*.js) in child processes.
+ * runner: running the benchmark scenarios (benchmark/micro/scenarios/*.js) in child processes.
  *
  * Owns the scenario table and the children: each scenario runs in a fresh process, natively,
  * with qtimers preloaded (`node -r <root>/index.js`), or required on the first line of the
- * main module (`--load require`: first-line.js), or with a floor (floor.js), strictly
+ * main module (`--load require`: first-line.js), or with a floor (benchmark/floor/), strictly
  * one child at a time and alternating modes within each round, so that a noisy neighbour hurts
  * every mode alike.  A child prints one `RESULT {json}` line; a child that fails, prints none or
  * runs out of time is an error of that round, never a number.
@@ -17,12 +17,12 @@ const os = require('os');
 const path = require('path');
 const childProcess = require('child_process');
 const { fail } = require('./options');
-const { advantage } = require('./statistics');
+const { advantage } = require('../shared/statistics');
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 const QTIMERS = path.join(ROOT, 'index.js');
-const FLOOR = path.join(__dirname, 'floor-install.js');     // the floors' modes (floor.js)
-const EXACT_FLOOR = path.join(__dirname, 'floor-exact-install.js');
+const FLOOR = path.join(__dirname, '..', 'floor', 'install.js');     // the floors' modes (floor/run.js)
+const EXACT_FLOOR = path.join(__dirname, '..', 'floor', 'exact-install.js');
 const FIRST_LINE = path.join(__dirname, 'first-line.js');    // --load require's main module
 const FAMILIES = ['basics', 'primitives', 'cpu', 'server', 'timeouts', 'memory', 'scaling'];
 

@@ -1,6 +1,7 @@
 /**
- * The seed study's timing scaffolding: `aflow` sequences the repeats, `arlib/timeit`
- * times each one, `qprintf` prints the "item rate min-max-avg" row.
+ * The seed study's timing scaffolding, kept for `npm run bench`'s batch rows (harness.js's
+ * measureRate): `aflow` sequences the repeats, `arlib/timeit` times each one, `qprintf` prints
+ * the "item rate min-max-avg" row.
  *
  * Two corrections to the seed's version, both checked against arlib/lib/timeit.js:
  *   - timeit(nruns, f, cb) calls f(cb) nruns + 1 times (2 priming calls plus

@@ -1,6 +1,6 @@
 /**
  * The floors' implementation: a bare setImmediate and setTimeout that keep only what no drop-in
- * library can drop (benchmark/floor.js says what, and measures them against native and qtimers).
+ * library can drop (benchmark/floor/run.js says what, and measures them against native and qtimers).
  *
  * makeFloor(tickDrain, exactStart) returns the two functions.  tickDrain = false leaves out the
  * process._tickCallback between two callbacks (test-benchmark.js shows that the drain is what

@@ -1,6 +1,6 @@
 /*
  * report: what a benchmark run prints and writes: the progress lines, the table, its notes,
- * the markdown table of benchmark/results/table.md (chart.js draws the SVG).
+ * the markdown table of benchmark/results/table.md (shared/chart.js draws the SVG).
  *
  * Owns the wording and layout of the results.  Lower-is-better rows carry the footnote's
  * asterisk; the notes say how the speedup is computed and flag rows where the two modes ran
@@ -10,8 +10,8 @@
 'use strict';
 
 const qprintf = require('qprintf');
-const chart = require('./chart');
-const { median } = require('./statistics');
+const chart = require('../shared/chart');
+const { median } = require('../shared/statistics');
 
 const QUICK_CAVEAT = '--quick: one short round of each scenario on this machine, so these numbers are indicative only ' +
   '(a row can move by 2x from one run to the next on a shared machine); `npm run bench` measures several full rounds.';
@@ -61,7 +61,7 @@ function notes(rows, opts) {
   if (rows.some((row) => row.scenario.unit === 'CPU %')) {
     list.push('CPU % rows: speedup = native CPU per callback / qtimers CPU per callback (CPU % / callbacks per second), ' +
       'which is the CPU % ratio while both keep up with their loops; where one falls behind (fewer callbacks, or a saturated core) ' +
-      'the NOTE lines give both rates. Both modes are measured after a warm-up and without V8\'s memory reducer (benchmark/scenarios/cpu.js says why).');
+      'the NOTE lines give both rates. Both modes are measured after a warm-up and without V8\'s memory reducer (benchmark/micro/scenarios/cpu.js says why).');
   }
   const timed = rows.filter((row) => row.seconds);
   if (timed.length) {

@@ -1,10 +1,10 @@
 /**
- * Child-process side of the benchmark: runs one named scenario of a family file
+ * Child-process side of `npm run bench` (the micro suite): runs one named scenario of a family file
  * and prints its result as a machine-readable line for run.js to parse:
  *
  *     RESULT {"value": 1234567.8, ...}
  *
- * A family file (benchmark/scenarios/*.js) exports a table of scenarios and ends with
+ * A family file (benchmark/micro/scenarios/*.js) exports a table of scenarios and ends with
  *     if (require.main === module) harness.main(module.exports);
  * so run.js can read the table without running anything.  Invoked as
  *     node [-r qtimers] scenarios/FAMILY.js NAME [--quick] [--als] [--depth N]

@@ -1,5 +1,5 @@
 /*
- * options: what `npm run bench -- [options]` (benchmark/run.js) accepts, and its --help text.
+ * options: what `npm run bench -- [options]` (benchmark/micro/run.js) accepts, and its --help text.
  *
  * Owns the command line only: parseArgs() turns it into the options object the runner and the
  * report read, or prints why it cannot (exit status 2).
@@ -18,7 +18,7 @@ const QUICK_SECONDS = 30;
 const LOAD_POSITIONS = ['preload', 'require'];
 
 const HELP = [
-  'usage: npm run bench -- [options]     (or: node benchmark/run.js [options])',
+  'usage: npm run bench -- [options]     (or: node benchmark/micro/run.js [options])',
   '',
   'Runs each scenario natively and with qtimers preloaded (or --load require), in fresh processes, alternating,',
   'and prints native rate, qtimers rate and speedup (median over rounds).',

@@ -1,4 +1,0 @@
-'use strict';
-// `node -r benchmark/floor-exact-install.js`: the exact floor, a clock read per arming
-// (benchmark/floor-timers.js), over the global setImmediate and setTimeout (runner.js's 'exact' mode).
-require('./floor-timers').install(true);
