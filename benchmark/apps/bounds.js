@@ -21,7 +21,7 @@ const fs = require('fs');
 const path = require('path');
 const { runSideBySide, advantage, checkEnvironment, UsageError } = require('./run');
 const { load } = require('./child');
-const { formatValue } = require('./chart');
+const { formatFigure } = require('../shared/chart');
 const { median } = require('../shared/statistics');
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -108,8 +108,8 @@ function runPlan(opts, log) {
         values[0].push(nativeResult.metrics[key]);
         values[v].push(variantResult.metrics[key]);
         ratios[v - 1].push(advantage(metric, nativeResult.metrics[key], variantResult.metrics[key]));
-        log(`  [${round + 1}/${opts.rounds}] ${name}: ${all[v].label}: ${formatValue(variantResult.metrics[key])} ` +
-          `${metric.unit}, native beside it ${formatValue(nativeResult.metrics[key])}: ` +
+        log(`  [${round + 1}/${opts.rounds}] ${name}: ${all[v].label}: ${formatFigure(variantResult.metrics[key])} ` +
+          `${metric.unit}, native beside it ${formatFigure(nativeResult.metrics[key])}: ` +
           `x${ratios[v - 1][ratios[v - 1].length - 1].toFixed(2)}`);
       }
     }
@@ -125,7 +125,7 @@ function table(rows, header) {
       const r = i === 0 ? '' : ratios[i - 1];
       const advantageText = i === 0 ? '1.00x' : `${median(r).toFixed(2)}x (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`;
       lines.push(`| ${i === 0 ? load(name).title : ''} | ${variant.label} | ${metric.label} (${metric.unit}) | ` +
-        `${formatValue(median(values[i]))} | ${advantageText} |`);
+        `${formatFigure(median(values[i]))} | ${advantageText} |`);
     });
   }
   lines.push('', 'Each variant ran side by side with a native run, two processes at once, once a round; the native ' +

@@ -34,7 +34,7 @@ const path = require('path');
 const childProcess = require('child_process');
 const { ORDER, load } = require('./child');
 const profile = require('./profile');
-const chart = require('./chart');
+const chart = require('../shared/chart');
 const { median } = require('../shared/statistics');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -250,7 +250,7 @@ function measurePair(result, modes, label, opts) {
   const first = result.workload.metrics[0];
   let line = '  ' + label + ' ' + result.name.padEnd(16) + first.label.padEnd(28);
   for (const mode of ['native', 'qtimers']) {
-    line += ' ' + mode + ' ' + (outcome[mode] ? chart.formatValue(outcome[mode][first.key]) : '-').padEnd(8);
+    line += ' ' + mode + ' ' + (outcome[mode] ? chart.formatFigure(outcome[mode][first.key]) : '-').padEnd(8);
   }
   if (outcome.native && outcome.qtimers) {
     for (const metric of result.workload.metrics) {
@@ -259,7 +259,7 @@ function measurePair(result, modes, label, opts) {
     }
     line += ' x' + result.ratios[first.key][result.ratios[first.key].length - 1].toFixed(2);
     // threads woken, the GC's helpers among them: what a CPU profile of the main thread misses
-    line += '   context switches/s native ' + chart.formatValue(switches.native) + ' qtimers ' + chart.formatValue(switches.qtimers);
+    line += '   context switches/s native ' + chart.formatFigure(switches.native) + ' qtimers ' + chart.formatFigure(switches.qtimers);
   }
   return line;
 }
@@ -356,7 +356,7 @@ function markdownTable(rows, env, opts, seconds) {
     workload.rows.forEach((row, i) => {
       lines.push('| ' + [i === 0 ? workload.title : '',
         row.label + ' (' + row.unit + ')' + (row.better === 'lower' ? ' \\*' : ''),
-        chart.formatValue(row.native), chart.formatValue(row.qtimers), formatRatio(row),
+        chart.formatFigure(row.native), chart.formatFigure(row.qtimers), formatRatio(row),
         i === 0 ? chart.formatShare(workload.share) : ''].join(' | ') + ' |');
     });
   }
@@ -384,7 +384,7 @@ function printTable(rows, env, opts, log) {
   for (const workload of rows) {
     workload.rows.forEach((row, i) => {
       log(format([i === 0 ? workload.name : '', row.label + ' (' + row.unit + ')' + (row.better === 'lower' ? ' *' : ''),
-        chart.formatValue(row.native), chart.formatValue(row.qtimers), formatRatio(row),
+        chart.formatFigure(row.native), chart.formatFigure(row.qtimers), formatRatio(row),
         i === 0 ? chart.formatShare(workload.share) : '']));
     });
   }
@@ -420,7 +420,7 @@ function main(argv) {
     fs.mkdirSync(dir, { recursive: true });
     const base = 'apps';
     fs.writeFileSync(path.join(dir, base + '.md'), markdownTable(rows, env, opts, seconds));
-    fs.writeFileSync(path.join(dir, base + '.svg'), chart.render(rows, {
+    fs.writeFileSync(path.join(dir, base + '.svg'), chart.renderApps(rows, {
       title: 'qtimers vs native timers in application workloads',
       subtitle: describeRun(env, opts) + (opts.quick ? ' (indicative only)' : ''),
     }));
