@@ -12,7 +12,9 @@ const { spawnSync } = require('child_process');
 const { twoAtATime, PRELOAD, ROOT } = require('./helpers/child');
 
 const APPS = path.join(ROOT, 'benchmark', 'apps');
-const run = require('../benchmark/apps/run');
+const appOptions = require('../benchmark/apps/options');
+const runner = require('../benchmark/apps/runner');
+const report = require('../benchmark/apps/report');
 const { ORDER, load } = require('../benchmark/apps/child');
 const { timerShare, readProfile, SAMPLING_INTERVAL_US } = require('../benchmark/apps/profile');
 const RESULT_FILES = ['apps.md', 'apps.svg', 'quick/apps.md', 'quick/apps.svg'].map((f) => path.join(ROOT, 'benchmark', 'results', f));
@@ -24,10 +26,10 @@ function stamps() {
 // runChild is synchronous; two children at a time need their own processes, so each pair of
 // runs of one workload is one small node process calling runChild
 function runBothModes(name, done) {
-  const script = `const run = require(${JSON.stringify(path.join(APPS, 'run.js'))});
+  const script = `const runner = require(${JSON.stringify(path.join(APPS, 'runner.js'))});
     const options = { node: process.execPath, qtimers: ${JSON.stringify(PRELOAD)} };
-    console.log(JSON.stringify({ native: run.runChild(${JSON.stringify(name)}, 'native', 'smoke', options),
-      qtimers: run.runChild(${JSON.stringify(name)}, 'qtimers', 'smoke', options) }));`;
+    console.log(JSON.stringify({ native: runner.runChild(${JSON.stringify(name)}, 'native', 'smoke', options),
+      qtimers: runner.runChild(${JSON.stringify(name)}, 'qtimers', 'smoke', options) }));`;
   const child = require('child_process').spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -61,7 +63,7 @@ module.exports = {
       if (name === 'profile') {
         // async-immediate's workers call back through setImmediate: the timers are a visible share
         const options = { node: process.execPath, qtimers: PRELOAD };
-        profiled = run.profileShare('async-immediate', 'smoke', options, run.checkEnvironment(options));
+        profiled = runner.profileShare('async-immediate', 'smoke', options, runner.checkEnvironment(options));
         cli.help = runCli(['--help']);
         cli.unknown = runCli(['--only', 'nope']);
         cli.badNode = runCli(['--only', 'yielding', '--node', path.join(os.tmpdir(), 'no-such-node')]);
@@ -101,7 +103,7 @@ module.exports = {
   'side by side, both builds run at once and report positive figures; a hung child is killed': function(t) {
     const options = { node: process.execPath, qtimers: PRELOAD };
     // the quick size: windows of 1.5 s, which a loaded machine's slow start cannot pull apart
-    const [first, second] = run.runPair('async', ['qtimers', 'native'], 'quick', options);
+    const [first, second] = runner.runPair('async', ['qtimers', 'native'], 'quick', options);
     t.ok(!first.error && !second.error, JSON.stringify([first.error, second.error]));
     t.ok(first.metrics.itemsPerCpuSecond > 0 && second.metrics.itemsPerCpuSecond > 0, 'both measured');
     // the two windows overlap: both ran through the same moments
@@ -193,10 +195,10 @@ module.exports = {
     const row = (name) => ({ name, title: load(name).title, describe: load(name).describe, share: 0.01,
       rows: [{ label: 'x', unit: 'u', better: 'higher', native: 1, qtimers: 1, ratio: 1, ratioMin: 1, ratioMax: 1 }] });
     const env = { version: 'v0', arch: 'x64', cpu: 'cpu', cores: 2 };
-    const table = run.markdownTable([row('heartbeats'), row('async')], env, { size: 'full', rounds: 5 }, 1);
+    const table = report.markdownTable([row('heartbeats'), row('async')], env, { size: 'full', rounds: 5 }, 1);
     const pairs = load('async').sizes.full.pairsPerRound;
     t.ok(table.includes(load('async').title + ' (' + pairs + ' pairs a round, ' + pairs * 5 + ' in all)'), table);
-    t.ok(!/Pairs of shorter runs/.test(run.markdownTable([row('heartbeats')], env, { size: 'full', rounds: 5 }, 1)), 'no note without such a row');
+    t.ok(!/Pairs of shorter runs/.test(report.markdownTable([row('heartbeats')], env, { size: 'full', rounds: 5 }, 1)), 'no note without such a row');
     t.done();
   },
 
@@ -212,33 +214,33 @@ module.exports = {
   },
 
   'options parse as --help says, and bad ones are usage errors': function(t) {
-    const defaults = run.parseArgs([]);
+    const defaults = appOptions.parseArgs([]);
     t.equal(defaults.quick, false);
     t.equal(defaults.rounds, 5);
     t.equal(defaults.size, 'full');
     t.deepEqual(defaults.workloads, ORDER);
-    const quick = run.parseArgs(['--quick']);
+    const quick = appOptions.parseArgs(['--quick']);
     t.equal(quick.rounds, 1);
     t.equal(quick.size, 'quick');
-    const some = run.parseArgs(['--only', 'ttl-cache,http', '--rounds', '5', '--node', '/usr/bin/node']);
+    const some = appOptions.parseArgs(['--only', 'ttl-cache,http', '--rounds', '5', '--node', '/usr/bin/node']);
     t.deepEqual(some.workloads, ['http', 'ttl-cache'], 'in table order');
     t.equal(some.rounds, 5);
     t.equal(some.node, '/usr/bin/node');
     // side by side by default, every workload but http, whose load generator needs the other core
-    for (const name of ORDER) t.equal(run.sideBySide(name, defaults), name !== 'http', name + ' side by side');
-    const alone = run.parseArgs(['--alone']);
+    for (const name of ORDER) t.equal(runner.sideBySide(name, defaults), name !== 'http', name + ' side by side');
+    const alone = appOptions.parseArgs(['--alone']);
     t.equal(alone.alone, true);
     t.deepEqual(alone.workloads, ORDER);
-    for (const name of ORDER) t.equal(run.sideBySide(name, alone), false, name + ' alone with --alone');
+    for (const name of ORDER) t.equal(runner.sideBySide(name, alone), false, name + ' alone with --alone');
     for (const bad of [['--rounds', '0'], ['--rounds', '1.5'], ['--rounds'], ['--only', 'nope'], ['--only', ''],
       ['--node'], ['--bogus'], ['--paired']]) {
-      t.throws(() => run.parseArgs(bad), run.UsageError, JSON.stringify(bad));
+      t.throws(() => appOptions.parseArgs(bad), appOptions.UsageError, JSON.stringify(bad));
     }
-    for (const name of ORDER) t.ok(run.HELP.includes(name), '--help names ' + name);
-    for (const option of ['--quick', '--rounds', '--only', '--node', '--alone', '--help']) t.ok(run.HELP.includes(option), '--help has ' + option);
+    for (const name of ORDER) t.ok(appOptions.HELP.includes(name), '--help names ' + name);
+    for (const option of ['--quick', '--rounds', '--only', '--node', '--alone', '--help']) t.ok(appOptions.HELP.includes(option), '--help has ' + option);
 
     t.equal(cli.help.status, 0);
-    t.equal(cli.help.stdout.trim(), run.HELP);
+    t.equal(cli.help.stdout.trim(), appOptions.HELP);
     t.equal(cli.unknown.status, 2);
     t.ok(/--only: unknown workload nope/.test(cli.unknown.stderr), cli.unknown.stderr);
     t.equal(cli.badNode.status, 2, 'a node that cannot run is a usage error: ' + cli.badNode.stderr);

@@ -7,7 +7,7 @@
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { ROOT } = require('./helpers/child');
-const { runChild, runSideBySide, childArgs } = require('../benchmark/apps/run');
+const { runChild, runSideBySide, childArgs } = require('../benchmark/apps/runner');
 const { PLAN, childOptions, table } = require('../benchmark/apps/bounds');
 const { load } = require('../benchmark/apps/child');
 

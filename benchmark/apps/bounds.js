@@ -19,10 +19,11 @@
 
 const fs = require('fs');
 const path = require('path');
-const { runSideBySide, advantage, checkEnvironment, UsageError } = require('./run');
+const { runSideBySide, checkEnvironment } = require('./runner');
+const { UsageError } = require('./options');
 const { load } = require('./child');
 const { formatFigure } = require('../shared/chart');
-const { median } = require('../shared/statistics');
+const { median, advantage } = require('../shared/statistics');
 
 const ROOT = path.join(__dirname, '..', '..');
 const BOUNDS_DIR = path.join(__dirname, 'bounds');
@@ -76,7 +77,7 @@ function parseArgs(argv) {
 }
 
 /*
- * how run.js's runSideBySide runs a variant: natively, or with its preloads in order (the last
+ * how runner.js's runSideBySide runs a variant: natively, or with its preloads in order (the last
  * one as its qtimers preload, the others before it)
  */
 function childOptions(variant, opts) {

@@ -5,7 +5,7 @@
  * its size from the command line, the measurement window (a warm-up, then a window whose CPU,
  * wall time and units of work are read from the workload's own code, or opened and closed by
  * the workload where an outside load generator decides, as for HTTP), the heap figure, and the
- * one machine-readable line run.js parses:
+ * one machine-readable line runner.js parses:
  *
  *     RESULT {"metrics": {...}, "windowUs": [start, end], ...}
  *
@@ -120,6 +120,11 @@ function load(name) {
   return require(path.join(WORKLOADS_DIR, name + '.js'));
 }
 
+/* how many pairs of runs (native and qtimers) a workload makes per round at this size */
+function pairsPerRound(workload, size) {
+  return workload.sizes[size].pairsPerRound || 1;
+}
+
 function main(argv) {
   const name = argv[0];
   const sizeName = argv[1] || 'full';
@@ -136,6 +141,6 @@ function main(argv) {
   });
 }
 
-module.exports = { Meter, settledHeapMB, load, ORDER, WORKLOADS_DIR };
+module.exports = { Meter, settledHeapMB, load, pairsPerRound, ORDER, WORKLOADS_DIR };
 
 if (require.main === module) main(process.argv.slice(2));

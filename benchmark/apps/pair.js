@@ -4,7 +4,7 @@
  * Owns running them side by side: argv[2] is a JSON array of two jobs, { node, args, cwd,
  * timeoutMs }, started in that order (the second as soon as the first is spawned, so their
  * warm-ups and windows overlap); when both have ended it prints one JSON line, for each job
- * in order { status, signal, stdout, stderr, timedOut }.  run.js builds the jobs and reads the
+ * in order { status, signal, stdout, stderr, timedOut }.  runner.js builds the jobs and reads the
  * results, and runs this script itself under a watchdog.
  * Why at once: this machine's load moves one process's CPU per unit of work by 15-35% from one
  * run to the next; two processes running through the same minute meet the same load, so their

@@ -27,10 +27,7 @@ function formatCell(value, unit) {
 }
 
 function formatSpeedup(row) {
-  if (row.speedup === undefined) return 'n/a';
-  let text = row.speedup.toFixed(2) + 'x';
-  if (row.speedupMax > row.speedupMin) text += ' (' + row.speedupMin.toFixed(2) + '-' + row.speedupMax.toFixed(2) + ')';
-  return text;
+  return chart.formatRatio(row.speedup, row.speedupMin, row.speedupMax);
 }
 
 // lower-is-better rows are marked with the footnote's asterisk (escaped for markdown)

@@ -58,6 +58,14 @@ function formatShare(share) {
   return share === undefined ? 'n/a' : (100 * share).toFixed(share < 0.1 ? 1 : 0) + '%';
 }
 
+/* a median ratio and its range over rounds: "1.23x (1.10-1.30)", "n/a" without one */
+function formatRatio(ratio, min, max) {
+  if (ratio === undefined) return 'n/a';
+  let text = ratio.toFixed(2) + 'x';
+  if (max > min) text += ' (' + min.toFixed(2) + '-' + max.toFixed(2) + ')';
+  return text;
+}
+
 function escapeXml(str) {
   return String(str).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -143,4 +151,4 @@ function renderApps(workloads, titles) {
   })), APPS, titles);
 }
 
-module.exports = { render, renderApps, formatValue, formatFigure, formatShare };
+module.exports = { render, renderApps, formatValue, formatFigure, formatShare, formatRatio };

@@ -24,7 +24,7 @@ module.exports = {
   metrics: [
     { key: 'itemsPerCpuSecond', label: 'items per CPU-second', unit: 'items/cpu-s', better: 'higher' },
   ],
-  // Many short pairs of runs rather than a few long ones (run.js counts each pair as a round):
+  // Many short pairs of runs rather than a few long ones (runner.js counts each pair as a round):
   // one process of this workload runs anywhere from 6.5 to 10.6 million items per CPU-second
   // natively (Node 20, twenty runs), and its CPU profile shows why: which of async.js's
   // functions take the time differs from one process to the next, as V8's optimizing

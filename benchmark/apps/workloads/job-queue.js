@@ -27,7 +27,7 @@ module.exports = {
   metrics: [
     { key: 'jobsPerCpuSecond', label: 'jobs per CPU-second', unit: 'jobs/cpu-s', better: 'higher' },
   ],
-  // Many short pairs of runs (run.js counts each pair as a round), as for async.js (async.js
+  // Many short pairs of runs (runner.js counts each pair as a round), as for async.js (async.js
   // says why): the same build side by side with itself came out 0.59x to 1.29x over six pairs
   // (Node 20), its processes running 89-137 thousand jobs per CPU-second.
   sizes: {
