@@ -113,6 +113,33 @@ module.exports = {
     t.done();
   },
 
+  // the README quotes both positions from committed files: each load position has its own table
+  'bench alternates which build runs first by round, and --load require writes its own table beside the preload one': function(t) {
+    const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'qtimers-bench-order-'));
+    const log = path.join(dir, 'children');
+    // a node that logs each child's arguments, in the order the runner starts them
+    const node = path.join(dir, 'node');
+    fs.writeFileSync(node, '#!/bin/sh\nprintf "%s\\n" "$*" >> ' + JSON.stringify(log) + '\nexec ' +
+      JSON.stringify(process.execPath) + ' "$@"\n', { mode: 0o755 });
+    const quickDir = path.join(resultsDir, 'quick');
+    const readIn = (folder, name) => (fs.existsSync(path.join(folder, name)) ? fs.readFileSync(path.join(folder, name), 'utf8') : null);
+    const read = (name) => readIn(quickDir, name);
+    const readCommitted = () => ['table.md', 'chart.svg', 'table-require.md'].map((name) => readIn(resultsDir, name));
+    const preloadTable = read('table.md');
+    const committed = readCommitted();
+    const out = execFileSync(process.execPath, [runJs, '--quick', '--rounds', '2', '--only', '^basics/immediate-0$',
+      '--no-chart', '--load', 'require', '--node', node], { encoding: 'utf8', timeout: 60000, killSignal: 'SIGKILL' });
+    const runs = fs.readFileSync(log, 'utf8').split('\n').filter((line) => /basics\.js immediate-0/.test(line))
+      .map((line) => (line.includes('first-line.js') ? 'qtimers' : 'native'));
+    t.deepEqual(runs, ['native', 'qtimers', 'qtimers', 'native'], 'round 1 native first, round 2 qtimers first:\n' + out);
+    const written = read('table-require.md');
+    t.ok(written && written.includes('qtimers required on the main module\'s first line'), 'quick/table-require.md:\n' + out);
+    t.equal(read('table.md'), preloadTable, 'the preload table is left as it was');
+    t.deepEqual(readCommitted(), committed, 'the committed results are untouched');
+    fs.rmSync(dir, { recursive: true, force: true });
+    t.done();
+  },
+
   'bench --help gives --quick\'s time and says where its results go': function(t) {
     const help = execFileSync(process.execPath, [runJs, '--help'], { encoding: 'utf8' });
     const quick = help.slice(help.indexOf('--quick'), help.indexOf('--rounds'));

@@ -7,7 +7,8 @@
  * module's first line), alternating, for several rounds (runner.js);
  * the per-round qtimers/native ratio is what gets summarized, as the median over rounds
  * (shared/statistics.js).  Prints one table (report.js), and writes it to benchmark/results/table.md
- * together with an SVG bar chart in benchmark/results/chart.svg (shared/chart.js) for the README.
+ * together with an SVG bar chart in benchmark/results/chart.svg (shared/chart.js) for the README;
+ * with --load require to benchmark/results/table-require.md instead, and no chart.
  * Those two files are only ever replaced by a full run of every scenario: --quick (one short
  * round, whose numbers are indicative only) writes its own to benchmark/results/quick/, which
  * git ignores, and says so before it starts and under its table.  The command line is

@@ -4,9 +4,10 @@
  * Owns the scenario table and the children: each scenario runs in a fresh process, natively,
  * with qtimers preloaded (`node -r <root>/index.js`), or required on the first line of the
  * main module (`--load require`: first-line.js), or with a floor (benchmark/floor/), strictly
- * one child at a time and alternating modes within each round, so that a noisy neighbour hurts
- * every mode alike.  A child prints one `RESULT {json}` line; a child that fails, prints none or
- * runs out of time is an error of that round, never a number.
+ * one child at a time, alternating modes within each round and which mode runs first from one
+ * round to the next, so that a noisy neighbour, or a machine that warms or cools over a run,
+ * hurts every mode alike.  A child prints one `RESULT {json}` line; a child that fails, prints
+ * none or runs out of time is an error of that round, never a number.
  * It must never summarize or print a table (statistics.js and report.js do), and never run two
  * children at once.
  */
@@ -112,10 +113,12 @@ function runAll(scenarios, modes, opts, onMeasured) {
     callbackRate: { native: [], qtimers: [] },
   }));
   for (let round = 1; round <= opts.rounds; round++) {
+    // which build runs first alternates by round (native first in round 1), as bench:apps does
+    const order = round % 2 ? modes : modes.slice().reverse();
     for (const result of results) {
       const values = {};
       const rates = {};
-      for (const mode of modes) {
+      for (const mode of order) {
         const outcome = runChild(result.scenario, mode, opts);
         if (outcome.error) {
           result.errors.push(mode + ' round ' + round + ': ' + outcome.error);
