@@ -1,7 +1,7 @@
 'use strict';
 // The one style of lib/, test/ and benchmark/: ESLint's recommended rules, with the globals each
 // kind of file runs with.  `npm test` runs it first.  The TypeScript files (.d.ts, .mts, .cts:
-// declarations and type tests) are not linted here: test/test-types.js compiles them with tsc.
+// declarations and type tests) are not linted here: test/system/test-types.js compiles them with tsc.
 
 const js = require('@eslint/js');
 const globals = require('globals');

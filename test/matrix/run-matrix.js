@@ -10,7 +10,7 @@
  * ~/.cache/qtimers-node/<major>/) and reused afterwards without any network.
  *
  * NOTE: `qnit test` would load every *.js file under test/ recursively (its --no-recurse
- * and qnit.conf cannot exclude a file); `npm test` names test/test-*.js instead, but this
+ * and qnit.conf cannot exclude a file); `npm test` names test/{unit,system,bench}/test-*.js, but this
  * file still does nothing when required: everything runs from main(), guarded by
  * `require.main === module`, and it exports no tests.
  */

@@ -3,7 +3,7 @@
  * bounds: qtimers' memory bounds, measured.  Runnable by hand (prints figures):
  *
  *   node --expose-gc test/memory/bounds.js                   all sections, full size
- *   node --expose-gc test/memory/bounds.js --small           the sizes test/test-memory.js uses
+ *   node --expose-gc test/memory/bounds.js --small           the sizes test/system/test-memory.js uses
  *   node --expose-gc test/memory/bounds.js --section NAME [--json] [--impl native|qtimers] [sizes]
  *
  * sections (sizes: --cycles, --timers, --calls, --n):
@@ -29,7 +29,7 @@
  *                (8 more bytes a timer on either side), and with one argument per timer
  *
  * The qtimers sections use lib/standalone.js (--impl native measures Node's timers for reference).
- * With --json the last line of output is the figures as JSON (test/test-memory.js reads it).
+ * With --json the last line of output is the figures as JSON (test/system/test-memory.js reads it).
  * Needs --expose-gc (re-runs itself with it if missing).
  *
  * qnit loads every .js under test/: nothing runs unless this is the main module.

@@ -1,6 +1,6 @@
 /*
  * broken: deliberately wrong timers, each breaking one guarantee, to prove that the property
- * checkers notice (test/test-property.js runs them through child.js, mode 'broken').
+ * checkers notice (test/system/test-property.js runs them through child.js, mode 'broken').
  *
  * Each is Node's timers with one fault:
  *   early          setTimeout/setInterval wait half their delay               -> not-early

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /*
- * run: the randomized property tests, by hand or from test/test-property.js.
+ * run: the randomized property tests, by hand or from test/system/test-property.js.
  *
  *   node test/property/run.js [--runs N] [--seed S] [--exit-runs M] [--jobs J] [--verbose] [--dump DIR]
  *
@@ -23,7 +23,7 @@
  * is left: not while one is armed, and not later (no timeout that was not due yet by then runs).  Prints a summary, and for each violated property the seeds that showed it and how to
  * rerun one of them (`--seed <seed> --runs 1`).  Exit code 1 when any property failed.
  *
- * Also: QTIMERS_PROPERTY_RUNS=5000 npm test (test/test-property.js reads it), and
+ * Also: QTIMERS_PROPERTY_RUNS=5000 npm test (test/system/test-property.js reads it), and
  * QTIMERS_PROPERTY_SEED to fix the seed there.
  *
  * qnit loads every .js under test/: nothing runs on require, and the one export is non-enumerable.

@@ -1,4 +1,4 @@
-// Type test, CommonJS side: compiled by `tsc -p test/types` (test/test-types.js), never run.
+// Type test, CommonJS side: compiled by `tsc -p test/types` (test/system/test-types.js), never run.
 import qtimers = require('qtimers');
 import standalone = require('qtimers/standalone');
 import promises = require('qtimers/promises');

@@ -1,4 +1,4 @@
-// Type test, ES module side: compiled by `tsc -p test/types` (test/test-types.js), never run.
+// Type test, ES module side: compiled by `tsc -p test/types` (test/system/test-types.js), never run.
 // A line marked @ts-expect-error must not compile: a declaration too loose fails the test too.
 import qtimers, {
   setTimeout, clearTimeout, setInterval, clearInterval, setImmediate, clearImmediate,

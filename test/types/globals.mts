@@ -1,4 +1,4 @@
-// Type test, the globals: compiled by `tsc -p test/types` (test/test-types.js), never run.
+// Type test, the globals: compiled by `tsc -p test/types` (test/system/test-types.js), never run.
 // Importing an entry that installs qtimers ('qtimers' here, esm.mts and cjs.cts too) types its
 // knobs on the global timer functions, which are then qtimers' own, and the global
 // currentTimestamp, as the README's `setImmediate.maxTickDepth = 0` needs.

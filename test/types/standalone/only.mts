@@ -1,4 +1,4 @@
-// Type test, a program that loads only qtimers/standalone: compiled alone by test/test-types.js
+// Type test, a program that loads only qtimers/standalone: compiled alone by test/system/test-types.js
 // (`tsc -p test/types/standalone`), never run.  The standalone API leaves the globals alone, so
 // their types gain nothing: each @ts-expect-error line must fail to compile.
 import standalone, { setImmediate as standaloneSetImmediate } from 'qtimers/standalone';
