@@ -15,9 +15,9 @@
 
 'use strict';
 
-var AsyncLocalStorage = require('async_hooks').AsyncLocalStorage;
-var aflow = require('aflow');
-var runit = require('./runit');
+const AsyncLocalStorage = require('async_hooks').AsyncLocalStorage;
+const aflow = require('aflow');
+const runit = require('./runit');
 
 // Node options for the fixedWindow rows, native and qtimers alike.  V8's memory reducer runs a
 // few full garbage collections once, some seconds after start-up or after the heap (or code
@@ -25,8 +25,8 @@ var runit = require('./runit');
 // exactly the situation of a few timer loops.  Where those ~10 ms of GC land (in the 2 s window
 // or not) differs by run and by implementation, and at 5% CPU it is a tenth of the window.  It
 // is a one-off, not the steady state, so both modes run without it.
-// (Defined before the exports below: they run first, and a `var` read there is still undefined.)
-var STEADY_STATE_NODE_ARGS = ['--no-memory-reducer'];
+// (Defined before the exports below: they run first and read it.)
+const STEADY_STATE_NODE_ARGS = ['--no-memory-reducer'];
 
 module.exports.main = main;
 module.exports.measureRate = measureRate;
@@ -39,8 +39,8 @@ module.exports.noop = noop;
 function noop( ) {}
 
 function parseArgs( argv ) {
-    var opts = { name: undefined, quick: false, als: false, depth: undefined };
-    for (var i = 0; i < argv.length; i++) {
+    const opts = { name: undefined, quick: false, als: false, depth: undefined };
+    for (let i = 0; i < argv.length; i++) {
         if (argv[i] === '--quick') opts.quick = true;
         else if (argv[i] === '--als') opts.als = true;
         else if (argv[i] === '--depth') opts.depth = Number(argv[++i]);
@@ -51,8 +51,8 @@ function parseArgs( argv ) {
 }
 
 function main( scenarios ) {
-    var opts = parseArgs(process.argv.slice(2));
-    var scenario = scenarios[opts.name];
+    const opts = parseArgs(process.argv.slice(2));
+    const scenario = scenarios[opts.name];
     if (!scenario) {
         console.error('usage: node %s NAME [--quick] [--als] [--depth N]\n  names: %s',
             process.argv[1], Object.keys(scenarios).join(' '));
@@ -62,8 +62,8 @@ function main( scenarios ) {
     // run.js only passes --depth in qtimers mode; on the native setImmediate it would be an inert property
     if (opts.depth !== undefined) setImmediate.maxTickDepth = opts.depth;
 
-    var als = opts.als ? new AsyncLocalStorage() : null;
-    var store = { request: 1 };
+    const als = opts.als ? new AsyncLocalStorage() : null;
+    const store = { request: 1 };
 
     function done( result ) {
         // done() is reached through the scenario's timer callbacks, so the store must have survived them
@@ -94,9 +94,9 @@ function main( scenarios ) {
  * compiled steady state, not the first few milliseconds of interpreted code.
  */
 function measureRate( opts, items, runs, f, done, clock ) {
-    var repeats = opts.quick ? 2 : 5;
-    var nruns = opts.quick ? Math.max(2, Math.ceil(runs / 4)) : runs;
-    var warmups = nruns;
+    const repeats = opts.quick ? 2 : 5;
+    const nruns = opts.quick ? Math.max(2, Math.ceil(runs / 4)) : runs;
+    let warmups = nruns;
     aflow.repeatWhile(
         function() { return warmups-- > 0 },
         function(next) { f(function() { next() }) },
@@ -121,18 +121,18 @@ function measureRate( opts, items, runs, f, done, clock ) {
  * onEnd({ cpuSeconds, wallSeconds, callbacks }) runs from inside the stream's callback.
  */
 function fixedWindow( perRound, warmupMs, windowMs, onEnd ) {
-    var reportIndex = Math.ceil(warmupMs / windowMs);
-    var index = 0, callbacks = 0, left = perRound;
-    var wall0 = process.hrtime.bigint(), cpu0 = process.cpuUsage(), callbacks0 = 0;
+    const reportIndex = Math.ceil(warmupMs / windowMs);
+    let index = 0, callbacks = 0, left = perRound;
+    let wall0 = process.hrtime.bigint(), cpu0 = process.cpuUsage(), callbacks0 = 0;
     return {
         tick: function tick( ) {
             callbacks += 1;
             if (--left > 0) return;
             left = perRound;
-            var wall = process.hrtime.bigint();
+            const wall = process.hrtime.bigint();
             if (Number(wall - wall0) < windowMs * 1e6) return;
-            var cpu = process.cpuUsage(cpu0);
-            var m = {
+            const cpu = process.cpuUsage(cpu0);
+            const m = {
                 cpuSeconds: (cpu.user + cpu.system) / 1e6,
                 wallSeconds: Number(wall - wall0) / 1e9,
                 callbacks: callbacks - callbacks0,
@@ -147,13 +147,13 @@ function fixedWindow( perRound, warmupMs, windowMs, onEnd ) {
 
 // process CPU (user + system) seconds, a clock for runit() where wall time would mostly measure waiting
 function cpuSeconds( ) {
-    var usage = process.cpuUsage();
+    const usage = process.cpuUsage();
     return (usage.user + usage.system) / 1e6;
 }
 
 // small seeded PRNG (xorshift32) so that both modes touch exactly the same sequence of timers
 function makeRandom( seed ) {
-    var x = seed | 0 || 1;
+    let x = seed | 0 || 1;
     return function randomInt( n ) {
         x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
         return (x >>> 0) % n;

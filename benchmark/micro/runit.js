@@ -17,30 +17,30 @@
 
 'use strict';
 
-var aflow = require('aflow');
-var timeit = require('arlib/timeit');
-var qprintf = require('qprintf');
+const aflow = require('aflow');
+const timeit = require('arlib/timeit');
+const qprintf = require('qprintf');
 
 module.exports = runit;
 
-var TIMEIT_QUIET = '/* NOOUTPUT */';
+const TIMEIT_QUIET = '/* NOOUTPUT */';
 
 function runit( repeats, nruns, nItemsPerRun, name, f, callback, clock ) {
     clock = clock || timeit.fptime;
     console.log(name);
 
-    var calls = 0;
+    let calls = 0;
     function countedF( cb ) { calls += 1; f(cb); }
 
-    var j = 0, min, max, sum = 0, totalCalls = 0;
+    let j = 0, min, max, sum = 0, totalCalls = 0;
     aflow.repeatWhile(
         function() { return j++ < repeats; },
         function(next) {
             calls = 0;
-            var t1 = clock();
+            const t1 = clock();
             timeit(nruns, countedF, TIMEIT_QUIET, function(err) {
-                var elapsed = clock() - t1;
-                var rate = calls * nItemsPerRun / elapsed;
+                const elapsed = clock() - t1;
+                const rate = calls * nItemsPerRun / elapsed;
                 totalCalls += calls;
                 sum += elapsed;
                 if (min === undefined || rate < min) min = rate;
@@ -50,7 +50,7 @@ function runit( repeats, nruns, nItemsPerRun, name, f, callback, clock ) {
         },
         function(err) {
             if (err) throw err;
-            var avg = totalCalls * nItemsPerRun / sum;
+            const avg = totalCalls * nItemsPerRun / sum;
             console.log(qprintf.sprintf("item rate min-max-avg %6.4f %6.4f %6.4f", min, max, avg));
             callback({ min: min, max: max, avg: avg });
         }

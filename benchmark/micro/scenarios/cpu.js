@@ -11,7 +11,7 @@
 
 'use strict';
 
-var harness = require('../harness');
+const harness = require('../harness');
 
 // Steady state is what an application runs in, and both implementations are JavaScript that
 // V8 compiles on background threads that process.cpuUsage() counts.  With one or ten loops
@@ -20,17 +20,17 @@ var harness = require('../harness');
 // implementation, after 6000 wakeups, about 7 s): a shorter warm-up bills those compiles to
 // the window, which at 5% CPU is a visible share of it.  With 100 loops and more, each wakeup
 // runs a hundred callbacks or more and the per-callback code is hot within a second.
-var WARMUP_MS_FEW = 8000;
-var WARMUP_MS_MANY = 2000;
-var QUICK_WARMUP_MS = 500;
+const WARMUP_MS_FEW = 8000;
+const WARMUP_MS_MANY = 2000;
+const QUICK_WARMUP_MS = 500;
 
 function timeoutLoops( count ) {
     return function run( opts, done ) {
-        var windowMs = opts.quick ? 500 : 2000;
+        const windowMs = opts.quick ? 500 : 2000;
         // the window is read from the loops' own callbacks, once per round of `count`
-        var meter = harness.fixedWindow(count, opts.quick ? QUICK_WARMUP_MS : count <= 10 ? WARMUP_MS_FEW : WARMUP_MS_MANY, windowMs, function(m) {
-            var cpuPercent = 100 * m.cpuSeconds / m.wallSeconds;
-            var callbackRate = m.callbacks / m.wallSeconds;
+        const meter = harness.fixedWindow(count, opts.quick ? QUICK_WARMUP_MS : count <= 10 ? WARMUP_MS_FEW : WARMUP_MS_MANY, windowMs, function(m) {
+            const cpuPercent = 100 * m.cpuSeconds / m.wallSeconds;
+            const callbackRate = m.callbacks / m.wallSeconds;
             console.log('cpu %s%% over %s s wall, %s callbacks/s (ideal %d)',
                 cpuPercent.toFixed(2), m.wallSeconds.toFixed(3), callbackRate.toFixed(0), count * 1000);
             done({ value: cpuPercent, seconds: m.wallSeconds, callbackRate: callbackRate });
@@ -41,7 +41,7 @@ function timeoutLoops( count ) {
             meter.tick();
             setTimeout(loop, 1);
         }
-        for (var i = 0; i < count; i++) setTimeout(loop, 1);
+        for (let i = 0; i < count; i++) setTimeout(loop, 1);
     };
 }
 

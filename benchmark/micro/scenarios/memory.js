@@ -11,10 +11,10 @@
 'use strict';
 /* global gc */   // node --expose-gc
 
-var harness = require('../harness');
-var noop = harness.noop;
+const harness = require('../harness');
+const noop = harness.noop;
 
-var COUNT = 1000000;
+const COUNT = 1000000;
 
 function pendingTimeouts( opts, done ) {
     if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
@@ -22,12 +22,12 @@ function pendingTimeouts( opts, done ) {
     // create and cancel one timer first, so lazily built timer structures are not counted
     clearTimeout(setTimeout(noop, 60000));
     gc();
-    var before = process.memoryUsage().heapUsed;
-    for (var i = 0; i < COUNT; i++) setTimeout(noop, 60000);
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < COUNT; i++) setTimeout(noop, 60000);
     gc();
-    var after = process.memoryUsage().heapUsed;
+    const after = process.memoryUsage().heapUsed;
 
-    var bytesPerTimer = (after - before) / COUNT;
+    const bytesPerTimer = (after - before) / COUNT;
     console.log('heapUsed %s MB -> %s MB: %s bytes per pending timer',
         (before / 1e6).toFixed(1), (after / 1e6).toFixed(1), bytesPerTimer.toFixed(1));
     done({ value: bytesPerTimer });

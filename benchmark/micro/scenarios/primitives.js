@@ -12,14 +12,14 @@
 
 'use strict';
 
-var harness = require('../harness');
+const harness = require('../harness');
 
-var BATCH = 10000;
+const BATCH = 10000;
 
 function recursiveImmediate( nargs ) {
     return function run( opts, done ) {
         harness.measureRate(opts, BATCH, 10, function(cb) {
-            var left = BATCH;
+            let left = BATCH;
             // each variant re-queues itself with the same number of args it was given
             function loop0() { if (--left > 0) setImmediate(loop0); else cb() }
             function loop1(a) { if (--left > 0) setImmediate(loop1, a); else cb() }
@@ -33,14 +33,15 @@ function recursiveImmediate( nargs ) {
 
 // wait for BATCH callbacks, then continue with cb
 function countdown( cb ) {
-    var left = BATCH;
+    let left = BATCH;
     return function fired() { if (--left === 0) cb() };
 }
 
 function timeoutBatch( nargs ) {
     return function run( opts, done ) {
         harness.measureRate(opts, BATCH, 40, function(cb) {
-            var fired = countdown(cb), i;
+            const fired = countdown(cb);
+            let i;
             if (nargs === 0) for (i = 0; i < BATCH; i++) setTimeout(fired, 1);
             else if (nargs === 1) for (i = 0; i < BATCH; i++) setTimeout(fired, 1, 'a');
             else for (i = 0; i < BATCH; i++) setTimeout(fired, 1, 'a', 'b', 'c');
@@ -51,7 +52,8 @@ function timeoutBatch( nargs ) {
 function immediateBatch( nargs ) {
     return function run( opts, done ) {
         harness.measureRate(opts, BATCH, 100, function(cb) {
-            var fired = countdown(cb), i;
+            const fired = countdown(cb);
+            let i;
             if (nargs === 0) for (i = 0; i < BATCH; i++) setImmediate(fired);
             else if (nargs === 1) for (i = 0; i < BATCH; i++) setImmediate(fired, 'a');
             else for (i = 0; i < BATCH; i++) setImmediate(fired, 'a', 'b', 'c');

@@ -9,21 +9,21 @@
 
 'use strict';
 
-var harness = require('../harness');
-var noop = harness.noop;
+const harness = require('../harness');
+const noop = harness.noop;
 
-var BATCH = 10000;
-var DISTINCT_DELAYS = 1000;
+const BATCH = 10000;
+const DISTINCT_DELAYS = 1000;
 
 function delayFor( i ) { return 30000 + i % DISTINCT_DELAYS }
 
 function setClearWithPending( count ) {
     return function run( opts, done ) {
-        for (var i = 0; i < count; i++) setTimeout(noop, delayFor(i));
+        for (let i = 0; i < count; i++) setTimeout(noop, delayFor(i));
 
-        var n = 0;
+        let n = 0;
         harness.measureRate(opts, BATCH, 40, function(cb) {
-            for (var i = 0; i < BATCH; i++) clearTimeout(setTimeout(noop, delayFor(n++)));
+            for (let i = 0; i < BATCH; i++) clearTimeout(setTimeout(noop, delayFor(n++)));
             cb();
         }, done);
     };

@@ -15,21 +15,21 @@
 
 'use strict';
 
-var harness = require('../harness');
-var noop = harness.noop;
+const harness = require('../harness');
+const noop = harness.noop;
 
-var LONG_MS = 30000;
-var TOUCHES = 1000;
-var SHORT_EVERY = 1000;
+const LONG_MS = 30000;
+const TOUCHES = 1000;
+const SHORT_EVERY = 1000;
 
 function refreshTimers( count ) {
     return function run( opts, done ) {
-        var random = harness.makeRandom(count);
-        var timers = new Array(count);
-        for (var i = 0; i < count; i++) timers[i] = setTimeout(noop, LONG_MS);
+        const random = harness.makeRandom(count);
+        const timers = new Array(count);
+        for (let i = 0; i < count; i++) timers[i] = setTimeout(noop, LONG_MS);
 
         harness.measureRate(opts, TOUCHES, 400, function(cb) {
-            for (var i = 0; i < TOUCHES; i++) timers[random(count)].refresh();
+            for (let i = 0; i < TOUCHES; i++) timers[random(count)].refresh();
             setImmediate(cb);
         }, done);
     };
@@ -37,15 +37,15 @@ function refreshTimers( count ) {
 
 function recreateTimers( count ) {
     return function run( opts, done ) {
-        var random = harness.makeRandom(count);
-        var timers = new Array(count);
-        var touches = 0, expired = 0;
+        const random = harness.makeRandom(count);
+        const timers = new Array(count);
+        let touches = 0, expired = 0;
         function onExpire() { expired += 1 }
-        for (var i = 0; i < count; i++) timers[i] = setTimeout(onExpire, LONG_MS);
+        for (let i = 0; i < count; i++) timers[i] = setTimeout(onExpire, LONG_MS);
 
         harness.measureRate(opts, TOUCHES, 400, function(cb) {
-            for (var i = 0; i < TOUCHES; i++) {
-                var k = random(count);
+            for (let i = 0; i < TOUCHES; i++) {
+                const k = random(count);
                 clearTimeout(timers[k]);
                 timers[k] = setTimeout(onExpire, ++touches % SHORT_EVERY === 0 ? 1 : LONG_MS);
             }

@@ -12,33 +12,33 @@
 
 'use strict';
 
-var harness = require('../harness');
+const harness = require('../harness');
 
-var DELAYS = 100;
-var BATCH = 100 * 1000;
+const DELAYS = 100;
+const BATCH = 100 * 1000;
 
 function distinctDelays( opts, done ) {
     harness.measureRate(opts, BATCH, 2, function(cb) {
-        var left = BATCH;
+        let left = BATCH;
         function fired() { if (--left === 0) cb() }
-        for (var i = 0; i < BATCH; i++) setTimeout(fired, 1 + i % DELAYS);
+        for (let i = 0; i < BATCH; i++) setTimeout(fired, 1 + i % DELAYS);
     }, done, harness.cpuSeconds);
 }
 
 function intervals( opts, done ) {
-    var count = 1000;
-    var handles = [];
+    const count = 1000;
+    const handles = [];
     // measured from the intervals' own callbacks after a warm-up, as the Cpu loops are
-    var meter = harness.fixedWindow(count, opts.quick ? 200 : 1000, opts.quick ? 500 : 2000, function(m) {
+    const meter = harness.fixedWindow(count, opts.quick ? 200 : 1000, opts.quick ? 500 : 2000, function(m) {
         handles.forEach(clearInterval);
-        var rate = m.callbacks / m.cpuSeconds;
+        const rate = m.callbacks / m.cpuSeconds;
         console.log('%d firings in %s s wall (%s/s, ideal %d/s), %s CPU s: %s firings per CPU second',
             m.callbacks, m.wallSeconds.toFixed(3), (m.callbacks / m.wallSeconds).toFixed(0), count * 1000,
             m.cpuSeconds.toFixed(3), rate.toFixed(0));
         done({ value: rate, seconds: m.wallSeconds, callbackRate: m.callbacks / m.wallSeconds });
     });
     function tick() { meter.tick() }
-    for (var i = 0; i < count; i++) handles.push(setInterval(tick, 1));
+    for (let i = 0; i < count; i++) handles.push(setInterval(tick, 1));
 }
 
 module.exports = {
