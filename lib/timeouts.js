@@ -40,7 +40,6 @@ const ReflectApply = Reflect.apply;
 const CLEARED_CALLBACK = natives.clearedCallback;
 const { countRef, uncountRef, wantDriverBy } = driver;
 const { settled } = batch;
-// the lateness histogram, filed inline by the drain
 const {
   histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
 } = lateness;
@@ -131,11 +130,10 @@ function reviveTimeout(timer, start) {
   if (onAdd !== null) onAdd(timer);
 }
 
-// refresh() decides at the call what it does: a cleared timer stays cleared, a fired or running
-// one is linked again, a pending one gets its new start (the time of the call, as Node's) at
-// once.  Only a pending timer's move behind the others of its delay can wait: for a timer in a
-// ring it is noted in refresh-batch.js.  The clock is read first, before any field of the timer
-// (the read waits for every earlier load, and a timer's field among many misses the caches).
+// refresh() decides at the call: a cleared timer stays cleared, a fired or running one is linked
+// again, a pending one gets its new start (the time of the call, as Node's) at once; a ring's
+// timer's move waits in refresh-batch.js.  The clock is read before any field of the timer (the
+// read waits for every earlier load, and a timer's field among many misses the caches).
 function refreshTimeout(timer) {
   const start = startNow();
   // pending (a pending timer is never cleared, clearing unlinks it, so its flags need not be
@@ -339,9 +337,8 @@ function resumeTimeouts() {
 /* the native driver's callback */
 function runTimeouts() {
   if (driver.fire()) {
-    // run again right after a throw, by the reading the drain thrown out of decided by, as
-    // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds
-    // nothing left to do
+    // Node's retry right after a throw: by the reading of the drain thrown out of (the same
+    // wakeup, not counted again); the nextTick queued for it finds nothing left to do
     resumeQueued = false;
     drainTimeouts(resumeNow, -1);
     return;
@@ -366,19 +363,14 @@ function measureStarts() {
  */
 function forEachPending(visit) {
   const heap = settled().heap;
-  for (let i = 0; i < heap.length; i++) {
-    heap[i].forEach(visit);
-  }
+  for (let i = 0; i < heap.length; i++) heap[i].forEach(visit);
   const t = runningTimeout;
   if (t !== null && t._idlePrev === null && (t._flags & (REPEAT | CLEARED)) === REPEAT && t._idleTimeout >= 0) {
     visit(t, Math.trunc(t._idleTimeout));
   }
 }
 
-/*
- * the timeout whose callback runs now, if `resource` (what Node's executionAsyncResource()
- * answers) is the native driver that runs it; else null
- */
+/* the timeout whose callback runs now if `resource` (Node's executionAsyncResource()) is the driver */
 function executionResource(resource) {
   return runningTimeout !== null && driver.isDriver(resource) ? runningTimeout : null;
 }
@@ -403,10 +395,8 @@ section.atEnd(batch.settleAtEnd);
 section.atEnd(driver.syncDriver);
 
 module.exports = {
-  settings,
-  addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
-  snapshot, forEachPending, measureStarts, onTimeoutAdded,
-  executionResource,
+  settings, addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
+  snapshot, forEachPending, measureStarts, onTimeoutAdded, executionResource,
 };
 
 require('./own-frames').end(ownFrom);
