@@ -112,6 +112,12 @@ const rootScope = new RootScope('qtimers');
 const restorers = [];
 const storeRestorers = [];     // run() and enterWith(), needed until a store is carried
 
+// Nothing left to learn once resources are carried and program hooks are known to be on.
+function dropWrappersIfDone() {
+  if (state.mode !== RESOURCES || !state.programHooks) return;
+  while (restorers.length > 0) restorers.pop()();
+}
+
 function raiseMode(mode) {
   if (mode <= state.mode) return;
   state.mode = mode;
@@ -123,12 +129,6 @@ function noteProgramHook() {
   state.programHooks = true;
   raiseMode(RESOURCES);
   dropWrappersIfDone();
-}
-
-// Nothing left to learn once resources are carried and program hooks are known to be on.
-function dropWrappersIfDone() {
-  if (state.mode !== RESOURCES || !state.programHooks) return;
-  while (restorers.length > 0) restorers.pop()();
 }
 
 /* carry full async context (AsyncResources) from now on; the default mode learns it itself */
@@ -179,6 +179,10 @@ const NO_FRAME = Object.freeze({});
 // (docs/decisions.md, "Node's storage hook is recognised by who enables it").
 let storageHook = null;
 
+function returnCallSites(err, callSites) {
+  return callSites;
+}
+
 /* whether the enable() being called comes from Node's AsyncLocalStorage (one stack capture) */
 function enabledByStorage(enable) {
   const savedPrepare = Error.prepareStackTrace;
@@ -202,10 +206,6 @@ function enabledByStorage(enable) {
   try { Error.stackTraceLimit = savedLimit; } catch (err) { /* as the program left it */ }
   try { Error.prepareStackTrace = savedPrepare; } catch (err) { /* as the program left it */ }
   return fromStorage;
-}
-
-function returnCallSites(err, callSites) {
-  return callSites;
 }
 
 if (!state.programHooks) {

@@ -140,6 +140,33 @@ function queueDriver() {
 
 // ---------------------------------------------------------------- add, cancel, ref
 
+/*
+ * during a drain: should an immediate queued now wait for the next turn (and may be carried)?
+ * While the turns' callbacks are short, no: the check at its pop decides, with no clock read
+ * here.  Once a turn ran out of time on long callbacks (`joinless`), yes, unless this turn is
+ * still so young that its callbacks are short again, which ends `joinless`.
+ */
+function turnIsOver() {
+  if (turnTakes === TAKES_NONE) return true;
+  if (turnTakes === TAKES_ALL || !joinless) return false;
+  if (clock.preciseNow() - turnClock[TURN_START] >= LONG_CALLBACK_MS) return true;
+  joinless = false;
+  return false;
+}
+
+// made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
+function queueCarrier(imm) {
+  return nativeSetImmediate(runImmediates, imm);
+}
+
+/* the first pending immediate rides a native driver of its own (see the header) */
+function carry(imm) {
+  imm._carrier = context.asDriver(queueCarrier, imm);
+  carrierQueued = true;
+  carriedCallback = imm._onImmediate;
+  driverRefed = true;               // imm is referenced
+}
+
 function addImmediate(imm) {
   const f = imm._flags;
   if (f & REFED) countRef();
@@ -153,19 +180,6 @@ function addImmediate(imm) {
   if (onAdd !== null) onAdd(imm);
 }
 
-/* the first pending immediate rides a native driver of its own (see the header) */
-function carry(imm) {
-  imm._carrier = context.asDriver(queueCarrier, imm);
-  carrierQueued = true;
-  carriedCallback = imm._onImmediate;
-  driverRefed = true;               // imm is referenced
-}
-
-// made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
-function queueCarrier(imm) {
-  return nativeSetImmediate(runImmediates, imm);
-}
-
 /* a clear or unref of the carried immediate may have to unref its carrier: keep both here */
 function keepCarrier(imm) {
   driver = imm._carrier;
@@ -173,18 +187,13 @@ function keepCarrier(imm) {
   imm._carrier = null;
 }
 
-/*
- * during a drain: should an immediate queued now wait for the next turn (and may be carried)?
- * While the turns' callbacks are short, no: the check at its pop decides, with no clock read
- * here.  Once a turn ran out of time on long callbacks (`joinless`), yes, unless this turn is
- * still so young that its callbacks are short again, which ends `joinless`.
- */
-function turnIsOver() {
-  if (turnTakes === TAKES_NONE) return true;
-  if (turnTakes === TAKES_ALL || !joinless) return false;
-  if (clock.preciseNow() - turnClock[TURN_START] >= LONG_CALLBACK_MS) return true;
-  joinless = false;
-  return false;
+/* release what a run, throwing or cancelled immediate no longer needs */
+function finishImmediate(imm) {
+  imm._onImmediate = CLEARED_CALLBACK;
+  if (imm._flags & EXTRA) {
+    imm._argv = undefined;
+    if (imm._flags & CONTEXT) releaseContext(imm);
+  }
 }
 
 function cancelImmediate(imm) {
@@ -219,6 +228,21 @@ function unrefImmediate(imm) {
 }
 
 // ---------------------------------------------------------------- the drain
+
+function runWithExtras(imm, f) {
+  const args = imm._argv;
+  if (!calledInContext(imm, imm._onImmediate, args, f)) {
+    // Method calls with the arguments spelled out, as on the fast path: Reflect.apply goes
+    // through V8's generic array-like call, which costs more than the rest of the callback's
+    // bookkeeping.  setImmediate made the array, one to three long unless there were more.
+    if (args === undefined) imm._onImmediate();
+    else if (args.length === 1) imm._onImmediate(args[0]);
+    else if (args.length === 2) imm._onImmediate(args[0], args[1]);
+    else if (args.length === 3) imm._onImmediate(args[0], args[1], args[2]);
+    else ReflectApply(imm._onImmediate, imm, args);
+  }
+  finishImmediate(imm);
+}
 
 function runImmediates(carriedImm) {
   driver = null;
@@ -334,30 +358,6 @@ function runImmediates(carriedImm) {
   }
 }
 
-function runWithExtras(imm, f) {
-  const args = imm._argv;
-  if (!calledInContext(imm, imm._onImmediate, args, f)) {
-    // Method calls with the arguments spelled out, as on the fast path: Reflect.apply goes
-    // through V8's generic array-like call, which costs more than the rest of the callback's
-    // bookkeeping.  setImmediate made the array, one to three long unless there were more.
-    if (args === undefined) imm._onImmediate();
-    else if (args.length === 1) imm._onImmediate(args[0]);
-    else if (args.length === 2) imm._onImmediate(args[0], args[1]);
-    else if (args.length === 3) imm._onImmediate(args[0], args[1], args[2]);
-    else ReflectApply(imm._onImmediate, imm, args);
-  }
-  finishImmediate(imm);
-}
-
-/* release what a run, throwing or cancelled immediate no longer needs */
-function finishImmediate(imm) {
-  imm._onImmediate = CLEARED_CALLBACK;
-  if (imm._flags & EXTRA) {
-    imm._argv = undefined;
-    if (imm._flags & CONTEXT) releaseContext(imm);
-  }
-}
-
 // ---------------------------------------------------------------- what it holds
 
 /* what was counted since load or the last resetCounts(), for stats.js */
@@ -367,6 +367,11 @@ function counts() {
 
 function resetCounts() {
   tally.fill(0);
+}
+
+/* a carrier is queued and its immediate was not cleared (one not kept here never was) */
+function carriedPending() {
+  return carrierQueued && (carried === null || !(carried._flags & DESTROYED));
 }
 
 /*
@@ -384,11 +389,6 @@ function forEachPending(visit) {
       if (!(imm._flags & DESTROYED)) visit(imm);
     }
   }
-}
-
-/* a carrier is queued and its immediate was not cleared (one not kept here never was) */
-function carriedPending() {
-  return carrierQueued && (carried === null || !(carried._flags & DESTROYED));
 }
 
 /* stats.js's hook for every immediate made from now on (null: none) */

@@ -110,6 +110,70 @@ function warnNotInstalled(foreign) {
   { code: 'QTIMERS_NOT_INSTALLED' });
 }
 
+/* the sinon clocks whose functions are in place of a global or a `timers` export */
+function sinonClocks() {
+  const clocks = new Set();
+  for (const name of TIMER_NAMES) {
+    for (const fn of [valueOf(realm, name), valueOf(nodeTimers, name)]) {
+      const clock = fn !== undefined && fn !== null ? valueOf(fn, 'clock') : undefined;
+      if (clock !== null && typeof clock === 'object') clocks.add(clock);
+    }
+  }
+  return clocks;
+}
+
+/*
+ * A sinon clock (jest's and vitest's fake timers) installed over ours restores, when it is
+ * uninstalled, what it saved: make that Node's function instead of ours.  It keeps a replaced
+ * global as `_<name>` and replaced module exports as { methodName, original } entries.
+ */
+function redirectSinonClock(record) {
+  const { target, name, ours, was } = record;
+  const nodes = was.value;
+  if (typeof nodes !== 'function') return false;
+  let redirected = false;
+  for (const clock of sinonClocks()) {
+    if (target === realm && clock['_' + name] === ours) {
+      clock['_' + name] = nodes;
+      redirected = true;
+    }
+    const list = target === nodeTimers ? clock.timersModuleMethods
+      : target === nodeTimersPromises ? clock.timersPromisesModuleMethods : undefined;
+    if (!Array.isArray(list)) continue;
+    for (const entry of list) {
+      if (entry && entry.methodName === name && entry.original === ours) {
+        entry.original = nodes;
+        redirected = true;
+      }
+    }
+  }
+  return redirected;
+}
+
+function uninstall() {
+  if (saved === null) return qtimers;
+  activeResources.unpatch();
+  const pending = [];
+  let moduleTouched = false;
+  // in reverse, so a property replaced twice ends as it was first found
+  for (let i = saved.length - 1; i >= 0; i--) {
+    const record = saved[i];
+    const { target, name, ours, was } = record;
+    const current = valueOf(target, name);
+    if (target !== realm) moduleTouched = true;
+    if (current === ours) {
+      if (was) Object.defineProperty(target, name, was);
+      else delete target[name];
+    } else if (was !== undefined && current !== was.value && !redirectSinonClock(record)) {
+      debug('uninstall() left %s to what was installed over it', name);
+      pending.unshift(record);
+    }
+  }
+  saved = pending.length > 0 ? pending : null;
+  if (moduleTouched) syncBuiltinESMExports();
+  return qtimers;
+}
+
 function install(options) {
   checkOptions(options, INSTALL_OPTIONS, 'install()', install);
   const timersModule = booleanOption(options, 'timersModule', true, install);
@@ -149,70 +213,6 @@ function install(options) {
     syncBuiltinESMExports();
   }
   return qtimers;
-}
-
-function uninstall() {
-  if (saved === null) return qtimers;
-  activeResources.unpatch();
-  const pending = [];
-  let moduleTouched = false;
-  // in reverse, so a property replaced twice ends as it was first found
-  for (let i = saved.length - 1; i >= 0; i--) {
-    const record = saved[i];
-    const { target, name, ours, was } = record;
-    const current = valueOf(target, name);
-    if (target !== realm) moduleTouched = true;
-    if (current === ours) {
-      if (was) Object.defineProperty(target, name, was);
-      else delete target[name];
-    } else if (was !== undefined && current !== was.value && !redirectSinonClock(record)) {
-      debug('uninstall() left %s to what was installed over it', name);
-      pending.unshift(record);
-    }
-  }
-  saved = pending.length > 0 ? pending : null;
-  if (moduleTouched) syncBuiltinESMExports();
-  return qtimers;
-}
-
-/*
- * A sinon clock (jest's and vitest's fake timers) installed over ours restores, when it is
- * uninstalled, what it saved: make that Node's function instead of ours.  It keeps a replaced
- * global as `_<name>` and replaced module exports as { methodName, original } entries.
- */
-function redirectSinonClock(record) {
-  const { target, name, ours, was } = record;
-  const nodes = was.value;
-  if (typeof nodes !== 'function') return false;
-  let redirected = false;
-  for (const clock of sinonClocks()) {
-    if (target === realm && clock['_' + name] === ours) {
-      clock['_' + name] = nodes;
-      redirected = true;
-    }
-    const list = target === nodeTimers ? clock.timersModuleMethods
-      : target === nodeTimersPromises ? clock.timersPromisesModuleMethods : undefined;
-    if (!Array.isArray(list)) continue;
-    for (const entry of list) {
-      if (entry && entry.methodName === name && entry.original === ours) {
-        entry.original = nodes;
-        redirected = true;
-      }
-    }
-  }
-  return redirected;
-}
-
-/* the sinon clocks whose functions are in place of a global or a `timers` export */
-function sinonClocks() {
-  const clocks = new Set();
-  for (const name of TIMER_NAMES) {
-    for (const fn of [valueOf(realm, name), valueOf(nodeTimers, name)]) {
-      const clock = fn !== undefined && fn !== null ? valueOf(fn, 'clock') : undefined;
-      if (clock !== null && typeof clock === 'object') clocks.add(clock);
-    }
-  }
-  return clocks;
 }
 
 /*

@@ -132,6 +132,15 @@ Object.setPrototypeOf(SafePromise.prototype, null);
 Object.freeze(SafePromise.prototype);
 Object.freeze(SafePromise);
 
+// The Promise executor, shared: no closure per promise.  Whoever calls `new Promise(capture)`
+// takes the two functions out of these right away.
+let capturedResolve = null;
+let capturedReject = null;
+function capture(resolve, reject) {
+  capturedResolve = resolve;
+  capturedReject = reject;
+}
+
 /*
  * What Node returns for a timer with an abort listener: a promise that settles as `promise`
  * does once signal.removeEventListener() has been called (and whatever it returned settled;
@@ -146,15 +155,6 @@ function removingListenerWhenSettled(promise, signal, oncancel) {
   capturedResolve = capturedReject = null;
   followed.finally(() => signal.removeEventListener('abort', oncancel)).then(resolve, reject);
   return settled;
-}
-
-// The Promise executor, shared: no closure per promise.  Whoever calls `new Promise(capture)`
-// takes the two functions out of these right away.
-let capturedResolve = null;
-let capturedReject = null;
-function capture(resolve, reject) {
-  capturedResolve = resolve;
-  capturedReject = reject;
 }
 
 // Named as Node's (a program sees 'bound cancelListenerHandler'), bound as Node's: `this` is
@@ -182,18 +182,6 @@ function refusedRef(ref) {
 
 function isSignalLike(signal) {
   return signal !== null && typeof signal === 'object' && 'aborted' in signal;
-}
-
-function setTimeout(after, value, options = NO_OPTIONS) {
-  if (options === NO_OPTIONS && (typeof after === 'number' || after === undefined)) {
-    return timerPromise(true, after, value, undefined, true);
-  }
-  return withOptions(true, after, value, options);
-}
-
-function setImmediate(value, options = NO_OPTIONS) {
-  if (options === NO_OPTIONS) return timerPromise(false, undefined, value, undefined, true);
-  return withOptions(false, undefined, value, options);
 }
 
 // What readOptions() found, taken by its caller at once: the options' signal and ref when
@@ -261,16 +249,6 @@ function taken(value) {
   return value;
 }
 
-/* what Node does with these options: a rejection, a throw, or on to timerPromise() */
-function withOptions(isTimeout, after, value, options) {
-  const outcome = readOptions(after, options, isTimeout, false);
-  if (outcome === THREW) return PromiseReject(taken(checkError));
-  if (outcome === REFUSED) return refusal(isTimeout, refusedKeepsDelay ? after : undefined, taken(refusedWith));
-  const signal = taken(readSignal);
-  if (signal?.aborted) return PromiseReject(new AbortError(undefined, { cause: signal.reason }));
-  return timerPromise(isTimeout, after, value, signal, readRef);
-}
-
 /* Node's function refuses these arguments with its own error, in a rejected promise */
 function refusal(isTimeout, after, options) {
   return isTimeout ? nativeSetTimeout(after, undefined, options) : nativeSetImmediate(undefined, options);
@@ -300,6 +278,28 @@ function timerPromise(isTimeout, after, value, signal, ref) {
     reject(err);
   }
   return oncancel !== undefined ? removingListenerWhenSettled(promise, signal, oncancel) : promise;
+}
+
+/* what Node does with these options: a rejection, a throw, or on to timerPromise() */
+function withOptions(isTimeout, after, value, options) {
+  const outcome = readOptions(after, options, isTimeout, false);
+  if (outcome === THREW) return PromiseReject(taken(checkError));
+  if (outcome === REFUSED) return refusal(isTimeout, refusedKeepsDelay ? after : undefined, taken(refusedWith));
+  const signal = taken(readSignal);
+  if (signal?.aborted) return PromiseReject(new AbortError(undefined, { cause: signal.reason }));
+  return timerPromise(isTimeout, after, value, signal, readRef);
+}
+
+function setTimeout(after, value, options = NO_OPTIONS) {
+  if (options === NO_OPTIONS && (typeof after === 'number' || after === undefined)) {
+    return timerPromise(true, after, value, undefined, true);
+  }
+  return withOptions(true, after, value, options);
+}
+
+function setImmediate(value, options = NO_OPTIONS) {
+  if (options === NO_OPTIONS) return timerPromise(false, undefined, value, undefined, true);
+  return withOptions(false, undefined, value, options);
 }
 
 async function* setInterval(after, value, options = NO_OPTIONS) {

@@ -66,6 +66,17 @@ const PENDING_OPTIONS = ['refedOnly'];
 
 // ---------------------------------------------------------------- stats()
 
+/* the lateness that at least `fraction` of the samples do not exceed: its bucket's top, at most max */
+function percentile(buckets, count, fraction, max) {
+  const rank = Math.ceil(fraction * count);
+  let seen = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    seen += buckets[i];
+    if (seen >= rank) return Math.min(bucketHigh(i), max);
+  }
+  return max;
+}
+
 /* the lateness histogram's summary: count, mean, p50, p99 and max, in ms */
 function latenessSummary(counted) {
   const buckets = counted.lateness;
@@ -79,17 +90,6 @@ function latenessSummary(counted) {
     p99: percentile(buckets, count, 0.99, counted.latenessMax),
     max: counted.latenessMax,
   };
-}
-
-/* the lateness that at least `fraction` of the samples do not exceed: its bucket's top, at most max */
-function percentile(buckets, count, fraction, max) {
-  const rank = Math.ceil(fraction * count);
-  let seen = 0;
-  for (let i = 0; i < buckets.length; i++) {
-    seen += buckets[i];
-    if (seen >= rank) return Math.min(bucketHigh(i), max);
-  }
-  return max;
 }
 
 /*
