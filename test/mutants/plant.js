@@ -99,7 +99,7 @@ const MUTANTS = {
     file: 'lib/timeouts.js',
     from: '      if (ticksOwed) {\n        if (!runTicks()) break;',
     to: '      if (ticksOwed && !ticksOwed) {\n        if (!runTicks()) break;',
-    tests: ['test-timers', 'test-timeouts'],
+    tests: ['test-errors', 'test-property'],
   },
   'two queued immediates run in reverse order': {
     file: 'lib/immediate-queue.js',
