@@ -31,6 +31,7 @@ const ownFrom = require('./own-frames').begin();
 const util = require('./builtins').util;
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const { clearedPeriod, setClearedPeriod } = require('./cleared-periods');
 const ids = require('./ids');
 const { timeoutView, immediateView, immediateRefed } = require('./handle-views');
 
@@ -62,8 +63,8 @@ function isImmediate(value) {
     ObjectGetPrototypeOf(value) === ImmediatePrototype;
 }
 
-// Cleared before it was done: its delay is -1, as Node's, and its period (_repeat) is kept by
-// timeouts.js.
+// Cleared before it was done: its delay is -1, as Node's, and its period (_repeat) is kept in
+// cleared-periods.js.
 function periodKeptAside(timer) {
   return (timer._flags & CLEARED) !== 0 && timer._idleTimeout === -1;
 }
@@ -76,6 +77,12 @@ function defineDefault(prototype, name, value) {
 // a foreign object's own data property, as an assignment would make it where no accessor is
 function defineOwn(target, name, value) {
   Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/* Node's dispose with a foreign `this`, where this Node has one (it is clear*(this)) */
+function nativeDispose(nativePrototype, self) {
+  const dispose = nativePrototype[SymbolDispose];
+  if (typeof dispose === 'function') dispose.call(self);
 }
 
 class Timeout {
@@ -112,7 +119,7 @@ class Timeout {
   get _repeat() {
     if (!isTimeout(this)) return undefined;
     if ((this._flags & REPEAT) === 0) return null;
-    return periodKeptAside(this) ? timeouts.clearedPeriod(this) : this._idleTimeout;
+    return periodKeptAside(this) ? clearedPeriod(this) : this._idleTimeout;
   }
 
   set _repeat(value) {
@@ -124,7 +131,7 @@ class Timeout {
       this._flags |= REPEAT;
       if (typeof value === 'number' && value >= 1) {
         // a cleared timer keeps its delay of -1, as Node's; only its _repeat changes
-        if (periodKeptAside(this)) timeouts.setClearedPeriod(this, value);
+        if (periodKeptAside(this)) setClearedPeriod(this, value);
         else this._idleTimeout = value;
       }
     } else {
@@ -342,13 +349,14 @@ function ImmediateWithExtras(callback, flags, args, asyncContext) {
 }
 ImmediateWithExtras.prototype = Immediate.prototype;
 
-/* Node's dispose with a foreign `this`, where this Node has one (it is clear*(this)) */
-function nativeDispose(nativePrototype, self) {
-  const dispose = nativePrototype[SymbolDispose];
-  if (typeof dispose === 'function') dispose.call(self);
-}
-
 // ---------------------------------------------------------------- what timers.js hands over
+
+function symbolsOf(handle) {
+  const all = Object.getOwnPropertySymbols(handle);
+  const byName = { all };
+  for (const symbol of all) byName[symbol.description] = symbol;
+  return byName;
+}
 
 /*
  * Node's Timeout and Immediate prototypes, one native handle of each kind (for the symbols Node
@@ -370,13 +378,6 @@ function useNatives(natives) {
       configurable: true,
     });
   }
-}
-
-function symbolsOf(handle) {
-  const all = Object.getOwnPropertySymbols(handle);
-  const byName = { all };
-  for (const symbol of all) byName[symbol.description] = symbol;
-  return byName;
 }
 
 module.exports = {

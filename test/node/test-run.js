@@ -3,7 +3,7 @@
 // "timer tests" pass, fail, skip, hang, need flags and spawn children on purpose: each outcome
 // must land in its column, natively failing tests must not count against qtimers, and a source
 // given as a tarball must be unpacked to the cache with only what the tests need.
-// Not part of `npm test` (test/test-*.js); run it with `npx qnit test/node/test-run.js`.
+// Not part of `npm test` (test/unit, test/system, test/bench); run it with `npx qnit test/node/test-run.js`.
 
 const fs = require('fs');
 const os = require('os');
