@@ -13,8 +13,9 @@
  * timeouts.js, which runs them with every exact timer's semantics; the others are re-slotted.
  * One-delay order: due timers are handed over sorted by (expiry, start, settle sequence), the
  * sequence kept in the high bits of _flags (no memory per timer).
- * Late by at most granularity(delay) + TAU beyond when Node would fire, TAU being
- * granularity(coarseFrom) / 2 (at least 1 ms): under delay/8 for delays >= coarseFrom.
+ * Late by at most granularity(delay) + TAU beyond when Node would fire, counted from the end of
+ * the synchronous work that made the call (a settle needs the program back in the event loop),
+ * TAU being granularity(coarseFrom) / 2 (at least 1 ms): under delay/8 for delays >= coarseFrom.
  * A pending coarse timer's _idlePrev is never null (UNSETTLED, a slot link, or the exact store's
  * link once handed over), so timeouts.js's reference count, ref(), unref() and clear work as for
  * exact ones.
