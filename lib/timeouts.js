@@ -9,9 +9,13 @@
  * runs by the same reading right after the handler, as Node's (resumeTimeouts).  Also the knob
  * of what a timer is stamped with (setTimeout.exactStart) and, for stats.js, each callback's
  * lateness and counts, filed inline (lateness.js, timeout-counts.js).  Pending timers wait in
- * refresh-batch.js's store.
+ * refresh-batch.js's store.  Coarse timeouts (coarse.js, opt-in) are its to place at arming,
+ * refresh() and clear, and to settle and hand over as due at a drain's start; from there they
+ * run here like any other.
  * It must never call user code except in drainTimeouts, never allocate per callback there,
- * never read a timer's fields in refresh() before the clock, and never use the globals.
+ * never read an exact timer's fields in refresh() before the clock (with the coarse mode on,
+ * coarse.js reads its flags first, to read no clock at all for a coarse one), and never use the
+ * globals.
  */
 'use strict';
 
@@ -29,7 +33,8 @@ const { setClearedPeriod } = require('./cleared-periods');
 const lateness = require('./lateness');
 const { THREW, DRAINS, tally } = require('./timeout-counts');
 const { calledInContext, releaseContext } = require('./callback-context');
-const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
+const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE, COARSE } = require('./flags');
+const coarse = require('./coarse');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const runTicks = natives.runTicks;
@@ -40,6 +45,7 @@ const ReflectApply = Reflect.apply;
 const CLEARED_CALLBACK = natives.clearedCallback;
 const { countRef, uncountRef, wantDriverBy } = driver;
 const { settled } = batch;
+const coarseState = coarse.state;
 const {
   histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
 } = lateness;
@@ -71,7 +77,12 @@ function startNow() {
   return settings.exactStart ? clock.now() : clock.sectionNow();
 }
 
-function addTimeoutAt(timer, start) {
+/* `fresh`: `start` was read at this call (not an interval's start, read before its callback) */
+function addTimeoutAt(timer, start, fresh) {
+  if (coarseState.active && coarse.armedAt(timer, start, fresh && settings.exactStart)) {
+    if (timer._flags & REFED) countRef();
+    return;
+  }
   const store = settled();   // a timer refreshed earlier goes ahead of this one
   const msecs = Math.trunc(timer._idleTimeout);   // as Node: no sub-millisecond accuracy assumed
   timer._idleStart = start;
@@ -82,7 +93,11 @@ function addTimeoutAt(timer, start) {
 
 /* link a timeout whose _idleTimeout and _flags are set, starting now */
 function addTimeout(timer) {
-  addTimeoutAt(timer, startNow());
+  if (coarseState.active && coarse.armed(timer)) {
+    if (timer._flags & REFED) countRef();   // coarse: noted, no clock
+  } else {
+    addTimeoutAt(timer, startNow(), true);
+  }
   if (onAdd !== null) onAdd(timer);
 }
 
@@ -90,7 +105,7 @@ function cancelTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
   if (timer._idlePrev !== null) {
-    batch.unlink(timer);
+    if (!(f & COARSE) || !coarse.unlinked(timer)) batch.unlink(timer);
     if (f & REFED) uncountRef();
   } else if (timer === runningTimeout && runningCounted) {
     runningCounted = false;
@@ -126,7 +141,7 @@ function reviveTimeout(timer, start) {
       timer._flags |= CONTEXT | EXTRA;
     }
   }
-  addTimeoutAt(timer, start);
+  addTimeoutAt(timer, start, true);
   if (onAdd !== null) onAdd(timer);
 }
 
@@ -135,6 +150,7 @@ function reviveTimeout(timer, start) {
 // timer's move waits in refresh-batch.js.  The clock is read before any field of the timer (the
 // read waits for every earlier load, and a timer's field among many misses the caches).
 function refreshTimeout(timer) {
+  if (coarseState.active && coarse.refreshed(timer)) return;   // coarse: noted, no clock
   const start = startNow();
   // pending (a pending timer is never cleared, clearing unlinks it, so its flags need not be
   // read): a new start now, as Node's, behind the others of its delay as it is at the call
@@ -200,7 +216,7 @@ function afterTimeout(timer, counted, start) {
   // interval first, so that its reference never leaves the count
   if (timer._idlePrev === null && !(f & CLEARED)) {
     if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
-      addTimeoutAt(timer, start);
+      addTimeoutAt(timer, start, false);
     } else {
       timer._flags = f | DESTROYED;
       if (f & CONTEXT) releaseContext(timer);
@@ -275,10 +291,14 @@ function drainTimeouts(now, started) {
         stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.measureNow() : now;
         if (stamp < now) stamp = now;
       }
-      const late = stamp - list.expiry;
-      latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-      latenessTotal[0] += late;
-      if (late > latenessLargest[0]) latenessLargest[0] = late;
+      if (f & COARSE) {
+        coarse.fileLateness(stamp, head);   // apart, from its own expiry (its list's key is not)
+      } else {
+        const late = stamp - list.expiry;
+        latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+        latenessTotal[0] += late;
+        if (late > latenessLargest[0]) latenessLargest[0] = late;
+      }
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
@@ -347,6 +367,7 @@ function runTimeouts() {
   // what is due is decided against one reading, as Node does: timers that callbacks of this
   // drain arm (even with 0 ms) wait for the next one
   const now = clock.now();
+  if (coarseState.active) coarse.atDrain(now);   // before any callback: settled by this reading
   drainTimeouts(now, now);
 }
 
@@ -362,8 +383,15 @@ function measureStarts() {
  * order: the linked ones, and an interval whose callback runs now (it will be linked again)
  */
 function forEachPending(visit) {
+  function visitWithOwnDelay(timer) {
+    visit(timer, Math.trunc(timer._idleTimeout));
+  }
   const heap = settled().heap;
-  for (let i = 0; i < heap.length; i++) heap[i].forEach(visit);
+  for (let i = 0; i < heap.length; i++) {
+    if (heap[i].msecs === coarse.COARSE_DUE) heap[i].forEach(visitWithOwnDelay);
+    else heap[i].forEach(visit);
+  }
+  coarse.forEachPending(visit);
   const t = runningTimeout;
   if (t !== null && t._idlePrev === null && (t._flags & (REPEAT | CLEARED)) === REPEAT && t._idleTimeout >= 0) {
     visit(t, Math.trunc(t._idleTimeout));

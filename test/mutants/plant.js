@@ -37,8 +37,8 @@ const MUTANTS = {
   },
   'an interval drifts +1 ms per period': {
     file: 'lib/timeouts.js',
-    from: '      addTimeoutAt(timer, start);',
-    to: '      addTimeoutAt(timer, start + 1);',
+    from: '      addTimeoutAt(timer, start, false);',
+    to: '      addTimeoutAt(timer, start + 1, false);',
     tests: ['system/test-timing'],
   },
   'a NaN delay means 2 ms': {
