@@ -372,7 +372,7 @@ function runWithExtras(imm, f) {
 function finishImmediate(imm) {
   imm._onImmediate = CLEARED_CALLBACK;
   if (imm._flags & EXTRA) {
-    imm._argv = undefined;
+    if (imm._argv !== undefined) imm._argv = undefined;   // a field only its own
     if (imm._flags & CONTEXT) releaseContext(imm);
   }
 }

@@ -288,7 +288,7 @@ function cancelTimeout(timer) {
   timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
   timer._onTimeout = CLEARED_CALLBACK;   // as Node's on this version
   if (f & EXTRA) {
-    timer._timerArgs = undefined;
+    if (timer._timerArgs !== undefined) timer._timerArgs = undefined;   // a field only its own
     if (f & CONTEXT) releaseContext(timer);
   }
   if (f & PRIMITIVE) ids.forget(timer);
