@@ -20,6 +20,7 @@
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const timeoutCounts = require('./timeout-counts');
 const { bucketHigh } = require('./lateness');
 const clock = require('./clock');
 const { argumentError, checkOptions, booleanOption } = require('./knobs');
@@ -119,7 +120,7 @@ function timerStats(options) {
     .sort((a, b) => b.pending - a.pending || a.delay - b.delay)
     .slice(0, LARGEST_LISTS);
   const immCounts = immediates.counts();
-  const tmoCounts = timeouts.counts();
+  const tmoCounts = timeoutCounts.counts();
   imm.ran = immCounts.ran;
   imm.threw = immCounts.threw;
   imm.drains = immCounts.drains;
@@ -128,7 +129,7 @@ function timerStats(options) {
   tmo.drains = tmoCounts.drains;
   if (reset) {
     immediates.resetCounts();
-    timeouts.resetCounts();
+    timeoutCounts.resetCounts();
   }
   return { immediates: imm, timeouts: tmo, lateness: latenessSummary(tmoCounts) };
 }
