@@ -13,7 +13,9 @@
  *     so the frame current when a timer is scheduled is all a callback can observe: the timer
  *     keeps a reference to that frame (shared, as Node's timers share it) and no resource of its
  *     own, and its callback runs in it, inside one scope of qtimers' own (whose async id
- *     executionAsyncId() reads there, as it reads a driver's in mode none).
+ *     executionAsyncId() reads there, as it reads a driver's in mode none).  A timer scheduled
+ *     by such a callback in its own scope keeps the callback's frame unread, while no enterWith()
+ *     (watched for that, where it could be from the start) changed it.
  *   - resources: anything else.  A timer carries an AsyncResource named like Node's
  *     ('Timeout', 'Immediate'), made when it is scheduled and destroyed when it is done, and its
  *     callback runs inside it: hooks see its init/before/after/destroy and ids, the stores are
@@ -171,6 +173,20 @@ const STORE_MODE = FRAME !== undefined ? FRAMES : RESOURCES;
 const frameScope = new RootScope('qtimers');
 // what a timer keeps that was scheduled in no frame (no store current): a callback runs in none
 const NO_FRAME = Object.freeze({});
+// the id executionAsyncId() reads inside frameScope, and nowhere else
+const frameScopeId = frameScope.asyncId();
+const executionAsyncId = asyncHooks.executionAsyncId;
+/*
+ * The frame (or NO_FRAME) of the callback frames mode is running, while it is surely still the
+ * current one, else UNKNOWN_FRAME.  Inside the callback's own scope (executionAsyncId() is
+ * frameScope's: not in a nested scope, tick or native callback, which each enter their own id)
+ * the frame changes only by enterWith(), which resets this: so a timer the callback schedules
+ * keeps this frame without a new AsyncResource to read it (about 45 ns a timer, Node 24).
+ * Only where enterWith() was watched from before any program code could hold Node's own.
+ */
+const UNKNOWN_FRAME = Object.freeze({});
+let runningFrame = UNKNOWN_FRAME;
+let framesWatched = false;
 
 // Node's own storage hook, once seen.  It is told apart from the program's hooks by who enables
 // it: AsyncLocalStorage, from one of Node's own modules.  It must never be found by entering a
@@ -226,12 +242,18 @@ if (!state.programHooks) {
   if (storesInFrames) {
     if (storageUsedBefore) raiseMode(STORE_MODE);
     else {
-      for (const name of ['run', 'enterWith']) {
-        wrap(AsyncLocalStorage.prototype, name, (original) => function storeEntered() {
-          raiseMode(STORE_MODE);
-          return ReflectApply(original, this, arguments);
-        }, storeRestorers);
-      }
+      wrap(AsyncLocalStorage.prototype, 'run', (original) => function run() {
+        raiseMode(STORE_MODE);
+        return ReflectApply(original, this, arguments);
+      }, storeRestorers);
+      // enterWith() stays watched while frames mode may last: it is the one door by which code
+      // changes the frame it runs in (see runningFrame)
+      wrap(AsyncLocalStorage.prototype, 'enterWith', (original) => function enterWith() {
+        runningFrame = UNKNOWN_FRAME;
+        raiseMode(STORE_MODE);
+        return ReflectApply(original, this, arguments);
+      });
+      framesWatched = true;
     }
   }
 }
@@ -241,26 +263,38 @@ if (!state.programHooks) {
 /* the context to carry for `handle`, scheduled now (state.mode is not NONE) */
 function timerResource(type, handle) {
   if (state.mode !== FRAMES) return new TimerResource(type, handle);
+  if (runningFrame !== UNKNOWN_FRAME && executionAsyncId() === frameScopeId) return runningFrame;
   // the frame, read where Node's own AsyncResource keeps it; the resource itself is dropped
   const frame = new AsyncResource(type, MANUAL_DESTROY)[FRAME];
   return frame === undefined ? NO_FRAME : frame;
 }
 
+/*
+ * whether a timer's context is a TimerResource, not a frame of frames mode (or NO_FRAME): one
+ * read that a frame answers from its map (instanceof would walk a frame's prototypes, the cost
+ * of a callback's whole bookkeeping in a store)
+ */
+function isResource(ctx) {
+  return typeof ctx.emitDestroy === 'function';
+}
+
 /* call fn with `thisArg` and `args` (an array or undefined) in a frame kept by frames mode */
 function callInFrame(frame, fn, thisArg, args) {
   frameScope[FRAME] = frame === NO_FRAME ? undefined : frame;
+  if (framesWatched) runningFrame = frame;
   try {
     return args === undefined
       ? frameScope.runInAsyncScope(fn, thisArg)
       : frameScope.runInAsyncScope(fn, thisArg, ...args);
   } finally {
     frameScope[FRAME] = undefined;      // the frame is the timer's to keep, not ours
+    runningFrame = UNKNOWN_FRAME;
   }
 }
 
 /* call fn with `thisArg` and `args` (an array or undefined) inside its timer's context */
 function callIn(ctx, fn, thisArg, args) {
-  if (!(ctx instanceof TimerResource)) return callInFrame(ctx, fn, thisArg, args);
+  if (!isResource(ctx)) return callInFrame(ctx, fn, thisArg, args);
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
   const domain = ctx.domain;
@@ -282,7 +316,7 @@ function callWithoutContext(fn, thisArg, args) {
 
 /* the timer is done with its context: hooks see it destroyed, as a native timer's */
 function release(ctx) {
-  if (ctx instanceof TimerResource) ctx.emitDestroy();
+  if (isResource(ctx)) ctx.emitDestroy();
 }
 
 // ---------------------------------------------------------------- qtimers' own drivers

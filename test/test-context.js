@@ -84,6 +84,52 @@ module.exports = {
     t.done();
   },
 
+  'a timer scheduled by a callback gets the store current where it is scheduled, in every nested scope': function(t) {
+    // a callback's own timers share its frame without reading it again (lib/context.js,
+    // runningFrame): every way the current store can differ from the callback's must be seen
+    const seen = both(t, `
+      const { AsyncLocalStorage, AsyncResource } = require('async_hooks');
+      const { EventEmitterAsyncResource } = require('events');
+      const als = new AsyncLocalStorage();
+      const log = [];
+      let kind;
+      const later = (what) => {
+        const label = kind + ' ' + what;
+        const see = (how) => log.push(label + ' ' + how + ':' + als.getStore());
+        setImmediate(() => see('immediate'));
+        setTimeout(() => see('timeout'), 1);
+      };
+      const bound = als.run('bound', () => AsyncResource.bind(() => later('in-bound')));
+      const snapshot = als.run('snapshot', () => AsyncLocalStorage.snapshot());
+      const resource = als.run('resource', () => new AsyncResource('X'));
+      const emitter = als.run('emitter', () => new EventEmitterAsyncResource({ name: 'E' }));
+      emitter.on('go', () => later('in-emit'));
+      als.run('cb', () => {
+        for (const make of [(f) => setImmediate(() => { kind = 'immediate'; f(); }), (f) => setTimeout(() => { kind = 'timeout'; f(); }, 1)]) {
+          make(() => {
+            later('own');
+            bound();
+            snapshot(() => later('in-snapshot'));
+            resource.runInAsyncScope(() => later('in-resource'));
+            emitter.emit('go');
+            later('own-again');
+            als.run('run', () => later('in-run'));
+            later('after-run');
+            als.exit(() => later('in-exit'));
+            process.nextTick(() => later('in-tick'));
+            Promise.resolve().then(() => later('in-job'));
+            als.enterWith('entered');
+            later('after-enterWith');
+          });
+        }
+      });
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.ok(seen.includes('immediate in-bound timeout:bound'), JSON.stringify(seen));
+    t.ok(seen.includes('timeout after-enterWith immediate:entered'), JSON.stringify(seen));
+    t.done();
+  },
+
   'two AsyncLocalStorage instances, one of them first used after some timers were made': function(t) {
     both(t, `
       const { AsyncLocalStorage } = require('async_hooks');
