@@ -15,7 +15,10 @@
  *     own, and its callback runs in it, inside one scope of qtimers' own (whose async id
  *     executionAsyncId() reads there, as it reads a driver's in mode none).  A timer scheduled
  *     by such a callback in its own scope keeps the callback's frame unread, while no enterWith()
- *     (watched for that, where it could be from the start) changed it.
+ *     (watched for that, where it could be from the start) changed it.  A driver of immediates
+ *     is made in the frame of the immediate its turn starts with, so that Node enters that frame
+ *     for the turn: its callbacks of that frame run with no scope of their own, executionAsyncId()
+ *     reading the driver's, until one enters a store.
  *   - resources: anything else.  A timer carries an AsyncResource named like Node's
  *     ('Timeout', 'Immediate'), made when it is scheduled and destroyed when it is done, and its
  *     callback runs inside it: hooks see its init/before/after/destroy and ids, the stores are
@@ -186,7 +189,10 @@ const executionAsyncId = asyncHooks.executionAsyncId;
  */
 const UNKNOWN_FRAME = Object.freeze({});
 let runningFrame = UNKNOWN_FRAME;
+let runningScopeId = frameScopeId;      // the async id of the scope runningFrame is current in
 let framesWatched = false;
+// the scope asDriverIn makes a driver in, in a frame (an id of its own: not frameScope's)
+const driverScope = new RootScope('qtimers');
 
 // Node's own storage hook, once seen.  It is told apart from the program's hooks by who enables
 // it: AsyncLocalStorage, from one of Node's own modules.  It must never be found by entering a
@@ -263,7 +269,7 @@ if (!state.programHooks) {
 /* the context to carry for `handle`, scheduled now (state.mode is not NONE) */
 function timerResource(type, handle) {
   if (state.mode !== FRAMES) return new TimerResource(type, handle);
-  if (runningFrame !== UNKNOWN_FRAME && executionAsyncId() === frameScopeId) return runningFrame;
+  if (runningFrame !== UNKNOWN_FRAME && executionAsyncId() === runningScopeId) return runningFrame;
   // the frame, read where Node's own AsyncResource keeps it; the resource itself is dropped
   const frame = new AsyncResource(type, MANUAL_DESTROY)[FRAME];
   return frame === undefined ? NO_FRAME : frame;
@@ -280,15 +286,26 @@ function isResource(ctx) {
 
 /* call fn with `thisArg` and `args` (an array or undefined) in a frame kept by frames mode */
 function callInFrame(frame, fn, thisArg, args) {
+  // already current, in the scope of its turn's driver (enterTurn): called as it is
+  if (frame === runningFrame && state.mode === FRAMES && executionAsyncId() === runningScopeId) {
+    return ReflectApply(fn, thisArg, args === undefined ? EMPTY : args);
+  }
+  const outerFrame = runningFrame;
+  const outerScopeId = runningScopeId;
   frameScope[FRAME] = frame === NO_FRAME ? undefined : frame;
-  if (framesWatched) runningFrame = frame;
+  if (framesWatched) {
+    runningFrame = frame;
+    runningScopeId = frameScopeId;
+  }
   try {
     return args === undefined
       ? frameScope.runInAsyncScope(fn, thisArg)
       : frameScope.runInAsyncScope(fn, thisArg, ...args);
   } finally {
     frameScope[FRAME] = undefined;      // the frame is the timer's to keep, not ours
-    runningFrame = UNKNOWN_FRAME;
+    // runInAsyncScope put the outer frame back, even if the callback entered a store
+    runningFrame = outerFrame;
+    runningScopeId = outerScopeId;
   }
 }
 
@@ -360,8 +377,45 @@ function asDriver(create, arg) {
   return state.mode !== NONE ? makeDriver(create, arg) : create(arg);
 }
 
+/*
+ * create(arg) making a native driver of immediates (immediates.js) whose turn starts with a
+ * callback of context `ctx`: in frames mode it is made in that frame, so Node enters the frame
+ * for the turn, and the turn's callbacks of the same frame (an immediate batch scheduled
+ * together shares one) run in it with no scope of qtimers' own (enterTurn).  Else as asDriver.
+ */
+function asDriverIn(ctx, create, arg) {
+  if (state.mode !== FRAMES || !framesWatched || isResource(ctx)) return asDriver(create, arg);
+  driverScope[FRAME] = ctx === NO_FRAME ? undefined : ctx;
+  let made;
+  try {
+    made = driverScope.runInAsyncScope(create, null, arg);
+  } finally {
+    driverScope[FRAME] = undefined;
+  }
+  made.hasRef = returnFalse;          // hidden from open-handle tools, as makeDriver's
+  return made;
+}
+
+/*
+ * a turn of a driver made by asDriverIn(ctx) starts (immediates.js): the frame Node entered for
+ * it, and the turn's async id, in which a callback of that frame is called as it is
+ * (callInFrame) and a timer scheduled there keeps it
+ */
+function enterTurn(ctx) {
+  if (state.mode !== FRAMES || !framesWatched || isResource(ctx)) return;
+  runningFrame = ctx;
+  runningScopeId = executionAsyncId();
+}
+
+/* the turn is over (or thrown out of) */
+function leaveTurn() {
+  runningFrame = UNKNOWN_FRAME;
+  runningScopeId = frameScopeId;
+}
+
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, asDriver,
+  asDriverIn, enterTurn, leaveTurn,
 };
 
 require('./own-frames').end(ownFrom);
