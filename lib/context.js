@@ -407,6 +407,16 @@ function enterTurn(ctx) {
   runningScopeId = executionAsyncId();
 }
 
+/*
+ * the frame a native driver keeps (Node enters it for the driver's callback, which then calls
+ * enterTurn(ctx)) to run a callback of context `ctx` first: ctx itself, a frame of frames
+ * mode where enterWith() is watched; else undefined (none: the turn is not entered)
+ */
+function frameToDrive(ctx) {
+  if (ctx === null || ctx === NO_FRAME || state.mode !== FRAMES || !framesWatched || isResource(ctx)) return undefined;
+  return ctx;
+}
+
 /* the turn is over (or thrown out of) */
 function leaveTurn() {
   runningFrame = UNKNOWN_FRAME;
@@ -415,7 +425,7 @@ function leaveTurn() {
 
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, asDriver,
-  asDriverIn, enterTurn, leaveTurn,
+  asDriverIn, frameToDrive, enterTurn, leaveTurn,
 };
 
 require('./own-frames').end(ownFrom);

@@ -83,6 +83,12 @@ function addTimeoutAt(timer, start) {
   store.append(timer, msecs);
   if (timer._flags & REFED) countRef();
   wantDriverBy(start + msecs);
+  if (timer._flags & CONTEXT) driveFor(timer, start + msecs);
+}
+
+/* a timeout with a context is pending for `expiry`: the driver runs in its frame if it is due first */
+function driveFor(timer, expiry) {
+  if (driver.armedFor(expiry)) driver.driveIn(timer._asyncContext);
 }
 
 /* link a timeout whose _idleTimeout and _flags are set, starting now */
@@ -111,7 +117,10 @@ function cancelTimeout(timer) {
   timer._onTimeout = CLEARED_CALLBACK;   // as Node's on this version
   if (f & EXTRA) {
     if (timer._timerArgs !== undefined) timer._timerArgs = undefined;   // a field only its own
-    if (f & CONTEXT) releaseContext(timer);
+    if (f & CONTEXT) {
+      driver.letGo(timer._asyncContext);
+      releaseContext(timer);
+    }
   }
   if (f & PRIMITIVE) ids.forget(timer);
 }
@@ -153,6 +162,7 @@ function refreshTimeout(timer) {
     const msecs = Math.trunc(timer._idleTimeout);
     settled().restart(timer, start, msecs);
     wantDriverBy(start + msecs);
+    if (timer._flags & CONTEXT) driveFor(timer, start + msecs);
   } else {
     reviveTimeout(timer, start);
   }
@@ -225,6 +235,7 @@ function wantFirst() {
     const head = list.first();
     if (head !== null && head._idleStart === list.start) {
       wantDriverBy(list.expiry);           // usually armed already, by a callback's setTimeout
+      if (head._flags & CONTEXT) driveFor(head, list.expiry);
       return;
     }
     store.rekeyTop();
@@ -350,19 +361,27 @@ function resumeTimeouts() {
 
 /* the native driver's callback */
 function runTimeouts() {
-  if (driver.fire()) {
-    // run again right after a throw, by the reading the drain thrown out of decided by, as
-    // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds
-    // nothing left to do
-    resumeQueued = false;
-    drainTimeouts(resumeNow, -1);
-    return;
+  // Node entered the frame the driver kept (timeout-driver.js's driveIn): the drain's
+  // callbacks of that frame run in it as they are
+  const turn = driver.takeTurn();
+  if (turn !== null) context.enterTurn(turn);
+  try {
+    if (driver.fire()) {
+      // run again right after a throw, by the reading the drain thrown out of decided by, as
+      // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds
+      // nothing left to do
+      resumeQueued = false;
+      drainTimeouts(resumeNow, -1);
+      return;
+    }
+    tally[DRAINS] += 1;
+    // what is due is decided against one reading, as Node does: timers that callbacks of this
+    // drain arm (even with 0 ms) wait for the next one
+    const now = clock.now();
+    drainTimeouts(now, now);
+  } finally {
+    if (turn !== null) context.leaveTurn();
   }
-  tally[DRAINS] += 1;
-  // what is due is decided against one reading, as Node does: timers that callbacks of this
-  // drain arm (even with 0 ms) wait for the next one
-  const now = clock.now();
-  drainTimeouts(now, now);
 }
 
 // ---------------------------------------------------------------- what it holds

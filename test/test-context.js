@@ -130,6 +130,50 @@ module.exports = {
     t.done();
   },
 
+  'a store is let go once its timers are cleared or have run, by the native timers that ran them too': function(t) {
+    // qtimers' drivers keep the frame of the callback they run first (lib/context.js,
+    // asDriverIn and frameToDrive): never beyond that callback's timer
+    const source = `
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const refs = {};
+      const collected = {};
+      function schedule(name, make) {
+        const store = { name };
+        refs[name] = new WeakRef(store);
+        als.run(store, make);
+      }
+      // each store checked once, in the phase that made it
+      function collect() {
+        global.gc();
+        for (const name of Object.keys(refs)) if (!(name in collected)) collected[name] = refs[name].deref() === undefined;
+      }
+      // the only timeout, cleared: checked before anything fires
+      schedule('timeout cleared', () => clearTimeout(setTimeout(() => {}, 1000)));
+      schedule('immediate cleared', () => clearImmediate(setImmediate(() => {})));
+      schedule('immediate ran', () => setImmediate(() => {}));
+      setImmediate(() => setImmediate(() => {
+        collect();
+        setTimeout(() => {
+          schedule('timeout ran', () => setTimeout(() => {}, 1));
+          schedule('interval cleared in a callback', () => { const iv = setInterval(() => clearInterval(iv), 1); });
+          schedule('timeout cleared in a callback', () => clearTimeout(setTimeout(() => {}, 1)));
+          setTimeout(() => setImmediate(() => {
+            collect();
+            console.log(JSON.stringify(collected));
+          }), 20);
+        }, 1);
+      }));
+    `;
+    const native = runJson(source, { qtimers: false, nodeArgs: ['--expose-gc'] });
+    const ours = runJson(source, { nodeArgs: ['--expose-gc'] });
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.deepEqual(ours.json, native.json);
+    t.ok(Object.values(ours.json).every(Boolean), JSON.stringify(ours.json));
+    t.done();
+  },
+
   'two AsyncLocalStorage instances, one of them first used after some timers were made': function(t) {
     both(t, `
       const { AsyncLocalStorage } = require('async_hooks');
