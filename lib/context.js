@@ -417,6 +417,19 @@ function frameToDrive(ctx) {
   return ctx;
 }
 
+/*
+ * run the drain's ticks and promise jobs (runTicks): they run in frames of their own, and promise
+ * jobs under the turn's async id when no hook is on, so the turn's frame is not trusted there;
+ * it is current again after them (Node and V8 put it back), and trusted again
+ */
+function ticksInTurn(runTicks) {
+  const frame = runningFrame;
+  runningFrame = UNKNOWN_FRAME;
+  const ran = runTicks();
+  runningFrame = frame;           // not after a throw: it stays untrusted until leaveTurn()
+  return ran;
+}
+
 /* the turn is over (or thrown out of) */
 function leaveTurn() {
   runningFrame = UNKNOWN_FRAME;
@@ -425,7 +438,7 @@ function leaveTurn() {
 
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, asDriver,
-  asDriverIn, frameToDrive, enterTurn, leaveTurn,
+  asDriverIn, frameToDrive, enterTurn, ticksInTurn, leaveTurn,
 };
 
 require('./own-frames').end(ownFrom);

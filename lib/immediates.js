@@ -295,7 +295,7 @@ function runImmediates(carriedImm) {
       // right after this driver returns, they get their chance at this turn's budget.
       if (first === null && preQueued === 0 && (newBudget === 0 || (queue.length === 0 && !ticksOwed))) break;
       if (ticksOwed) {
-        if (!runTicks()) break;   // none on this Node: Node drains them when this turn ends; the rest wait
+        if (!context.ticksInTurn(runTicks)) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
         continue;           // the ticks may have cleared or queued immediates: look again
       }

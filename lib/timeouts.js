@@ -269,7 +269,7 @@ function drainTimeouts(now, started) {
       // callback of this drain would otherwise run in it, and could do so forever)
       if (list.expiry > now || head._idleStart >= now) break;
       if (ticksOwed) {
-        if (!runTicks()) break;   // none on this Node: Node drains them when this turn ends; the rest wait
+        if (!context.ticksInTurn(runTicks)) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
         continue;           // the ticks may have cleared, refreshed or added timers: look again
       }

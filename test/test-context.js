@@ -106,6 +106,10 @@ module.exports = {
       emitter.on('go', () => later('in-emit'));
       als.run('cb', () => {
         for (const make of [(f) => setImmediate(() => { kind = 'immediate'; f(); }), (f) => setTimeout(() => { kind = 'timeout'; f(); }, 1)]) {
+          // a promise job of another store, run after the callback that resolves it
+          let resolve;
+          als.run('job', () => new Promise((r) => { resolve = r; }).then(() => later('in-job-of-another-store')));
+          make(resolve);
           make(() => {
             later('own');
             bound();
@@ -126,6 +130,9 @@ module.exports = {
       process.on('exit', () => console.log(JSON.stringify(log.sort())));
     `);
     t.ok(seen.includes('immediate in-bound timeout:bound'), JSON.stringify(seen));
+    for (const kind of ['immediate', 'timeout']) {
+      t.ok(seen.includes(kind + ' in-job-of-another-store timeout:job'), JSON.stringify(seen));
+    }
     t.ok(seen.includes('timeout after-enterWith immediate:entered'), JSON.stringify(seen));
     t.done();
   },
