@@ -284,12 +284,16 @@ function isResource(ctx) {
   return typeof ctx.emitDestroy === 'function';
 }
 
+/*
+ * whether a callback of context `ctx` is to be called as it is: its frame is its turn's, current
+ * in the turn's scope (enterTurn)
+ */
+function inTurn(ctx) {
+  return ctx === runningFrame && state.mode === FRAMES && executionAsyncId() === runningScopeId;
+}
+
 /* call fn with `thisArg` and `args` (an array or undefined) in a frame kept by frames mode */
 function callInFrame(frame, fn, thisArg, args) {
-  // already current, in the scope of its turn's driver (enterTurn): called as it is
-  if (frame === runningFrame && state.mode === FRAMES && executionAsyncId() === runningScopeId) {
-    return ReflectApply(fn, thisArg, args === undefined ? EMPTY : args);
-  }
   const outerFrame = runningFrame;
   const outerScopeId = runningScopeId;
   frameScope[FRAME] = frame === NO_FRAME ? undefined : frame;
@@ -438,7 +442,7 @@ function leaveTurn() {
 
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, asDriver,
-  asDriverIn, frameToDrive, enterTurn, ticksInTurn, leaveTurn,
+  asDriverIn, frameToDrive, enterTurn, inTurn, ticksInTurn, leaveTurn,
 };
 
 require('./own-frames').end(ownFrom);
