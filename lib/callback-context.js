@@ -27,7 +27,9 @@ const NONE = context.NONE;
  */
 function calledInContext(handle, fn, args, flags) {
   if (flags & CONTEXT) {
-    context.callIn(handle._asyncContext, fn, handle, args);
+    const ctx = handle._asyncContext;
+    if (context.inTurn(ctx)) return false;    // its frame is current already: called plainly
+    context.callIn(ctx, fn, handle, args);
     return true;
   }
   if (contextState.mode === NONE) return false;

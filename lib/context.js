@@ -13,7 +13,12 @@
  *     so the frame current when a timer is scheduled is all a callback can observe: the timer
  *     keeps a reference to that frame (shared, as Node's timers share it) and no resource of its
  *     own, and its callback runs in it, inside one scope of qtimers' own (whose async id
- *     executionAsyncId() reads there, as it reads a driver's in mode none).
+ *     executionAsyncId() reads there, as it reads a driver's in mode none).  A timer scheduled
+ *     by such a callback in its own scope keeps the callback's frame unread, while no enterWith()
+ *     (watched for that, where it could be from the start) changed it.  A driver of immediates
+ *     is made in the frame of the immediate its turn starts with, so that Node enters that frame
+ *     for the turn: its callbacks of that frame run with no scope of their own, executionAsyncId()
+ *     reading the driver's, until one enters a store.
  *   - resources: anything else.  A timer carries an AsyncResource named like Node's
  *     ('Timeout', 'Immediate'), made when it is scheduled and destroyed when it is done, and its
  *     callback runs inside it: hooks see its init/before/after/destroy and ids, the stores are
@@ -171,6 +176,23 @@ const STORE_MODE = FRAME !== undefined ? FRAMES : RESOURCES;
 const frameScope = new RootScope('qtimers');
 // what a timer keeps that was scheduled in no frame (no store current): a callback runs in none
 const NO_FRAME = Object.freeze({});
+// the id executionAsyncId() reads inside frameScope, and nowhere else
+const frameScopeId = frameScope.asyncId();
+const executionAsyncId = asyncHooks.executionAsyncId;
+/*
+ * The frame (or NO_FRAME) of the callback frames mode is running, while it is surely still the
+ * current one, else UNKNOWN_FRAME.  Inside the callback's own scope (executionAsyncId() is
+ * frameScope's: not in a nested scope, tick or native callback, which each enter their own id)
+ * the frame changes only by enterWith(), which resets this: so a timer the callback schedules
+ * keeps this frame without a new AsyncResource to read it (about 45 ns a timer, Node 24).
+ * Only where enterWith() was watched from before any program code could hold Node's own.
+ */
+const UNKNOWN_FRAME = Object.freeze({});
+let runningFrame = UNKNOWN_FRAME;
+let runningScopeId = frameScopeId;      // the async id of the scope runningFrame is current in
+let framesWatched = false;
+// the scope asDriverIn makes a driver in, in a frame (an id of its own: not frameScope's)
+const driverScope = new RootScope('qtimers');
 
 // Node's own storage hook, once seen.  It is told apart from the program's hooks by who enables
 // it: AsyncLocalStorage, from one of Node's own modules.  It must never be found by entering a
@@ -226,12 +248,18 @@ if (!state.programHooks) {
   if (storesInFrames) {
     if (storageUsedBefore) raiseMode(STORE_MODE);
     else {
-      for (const name of ['run', 'enterWith']) {
-        wrap(AsyncLocalStorage.prototype, name, (original) => function storeEntered() {
-          raiseMode(STORE_MODE);
-          return ReflectApply(original, this, arguments);
-        }, storeRestorers);
-      }
+      wrap(AsyncLocalStorage.prototype, 'run', (original) => function run() {
+        raiseMode(STORE_MODE);
+        return ReflectApply(original, this, arguments);
+      }, storeRestorers);
+      // enterWith() stays watched while frames mode may last: it is the one door by which code
+      // changes the frame it runs in (see runningFrame)
+      wrap(AsyncLocalStorage.prototype, 'enterWith', (original) => function enterWith() {
+        runningFrame = UNKNOWN_FRAME;
+        raiseMode(STORE_MODE);
+        return ReflectApply(original, this, arguments);
+      });
+      framesWatched = true;
     }
   }
 }
@@ -241,26 +269,53 @@ if (!state.programHooks) {
 /* the context to carry for `handle`, scheduled now (state.mode is not NONE) */
 function timerResource(type, handle) {
   if (state.mode !== FRAMES) return new TimerResource(type, handle);
+  if (runningFrame !== UNKNOWN_FRAME && executionAsyncId() === runningScopeId) return runningFrame;
   // the frame, read where Node's own AsyncResource keeps it; the resource itself is dropped
   const frame = new AsyncResource(type, MANUAL_DESTROY)[FRAME];
   return frame === undefined ? NO_FRAME : frame;
 }
 
+/*
+ * whether a timer's context is a TimerResource, not a frame of frames mode (or NO_FRAME): one
+ * read that a frame answers from its map (instanceof would walk a frame's prototypes, the cost
+ * of a callback's whole bookkeeping in a store)
+ */
+function isResource(ctx) {
+  return typeof ctx.emitDestroy === 'function';
+}
+
+/*
+ * whether a callback of context `ctx` is to be called as it is: its frame is its turn's, current
+ * in the turn's scope (enterTurn)
+ */
+function inTurn(ctx) {
+  return ctx === runningFrame && state.mode === FRAMES && executionAsyncId() === runningScopeId;
+}
+
 /* call fn with `thisArg` and `args` (an array or undefined) in a frame kept by frames mode */
 function callInFrame(frame, fn, thisArg, args) {
+  const outerFrame = runningFrame;
+  const outerScopeId = runningScopeId;
   frameScope[FRAME] = frame === NO_FRAME ? undefined : frame;
+  if (framesWatched) {
+    runningFrame = frame;
+    runningScopeId = frameScopeId;
+  }
   try {
     return args === undefined
       ? frameScope.runInAsyncScope(fn, thisArg)
       : frameScope.runInAsyncScope(fn, thisArg, ...args);
   } finally {
     frameScope[FRAME] = undefined;      // the frame is the timer's to keep, not ours
+    // runInAsyncScope put the outer frame back, even if the callback entered a store
+    runningFrame = outerFrame;
+    runningScopeId = outerScopeId;
   }
 }
 
 /* call fn with `thisArg` and `args` (an array or undefined) inside its timer's context */
 function callIn(ctx, fn, thisArg, args) {
-  if (!(ctx instanceof TimerResource)) return callInFrame(ctx, fn, thisArg, args);
+  if (!isResource(ctx)) return callInFrame(ctx, fn, thisArg, args);
   // A domain must still be active when a throw reaches Node's handler, as with native timers;
   // runInAsyncScope leaves it on the way out, so hold our own reference to it across the call.
   const domain = ctx.domain;
@@ -282,7 +337,7 @@ function callWithoutContext(fn, thisArg, args) {
 
 /* the timer is done with its context: hooks see it destroyed, as a native timer's */
 function release(ctx) {
-  if (ctx instanceof TimerResource) ctx.emitDestroy();
+  if (isResource(ctx)) ctx.emitDestroy();
 }
 
 // ---------------------------------------------------------------- qtimers' own drivers
@@ -326,8 +381,68 @@ function asDriver(create, arg) {
   return state.mode !== NONE ? makeDriver(create, arg) : create(arg);
 }
 
+/*
+ * create(arg) making a native driver of immediates (immediates.js) whose turn starts with a
+ * callback of context `ctx`: in frames mode it is made in that frame, so Node enters the frame
+ * for the turn, and the turn's callbacks of the same frame (an immediate batch scheduled
+ * together shares one) run in it with no scope of qtimers' own (enterTurn).  Else as asDriver.
+ */
+function asDriverIn(ctx, create, arg) {
+  if (state.mode !== FRAMES || !framesWatched || isResource(ctx)) return asDriver(create, arg);
+  driverScope[FRAME] = ctx === NO_FRAME ? undefined : ctx;
+  let made;
+  try {
+    made = driverScope.runInAsyncScope(create, null, arg);
+  } finally {
+    driverScope[FRAME] = undefined;
+  }
+  made.hasRef = returnFalse;          // hidden from open-handle tools, as makeDriver's
+  return made;
+}
+
+/*
+ * a turn of a driver made by asDriverIn(ctx) starts (immediates.js): the frame Node entered for
+ * it, and the turn's async id, in which a callback of that frame is called as it is
+ * (callInFrame) and a timer scheduled there keeps it
+ */
+function enterTurn(ctx) {
+  if (state.mode !== FRAMES || !framesWatched || isResource(ctx)) return;
+  runningFrame = ctx;
+  runningScopeId = executionAsyncId();
+}
+
+/*
+ * the frame a native driver keeps (Node enters it for the driver's callback, which then calls
+ * enterTurn(ctx)) to run a callback of context `ctx` first: ctx itself, a frame of frames
+ * mode where enterWith() is watched; else undefined (none: the turn is not entered)
+ */
+function frameToDrive(ctx) {
+  if (ctx === null || ctx === NO_FRAME || state.mode !== FRAMES || !framesWatched || isResource(ctx)) return undefined;
+  return ctx;
+}
+
+/*
+ * run the drain's ticks and promise jobs (runTicks): they run in frames of their own, and promise
+ * jobs under the turn's async id when no hook is on, so the turn's frame is not trusted there;
+ * it is current again after them (Node and V8 put it back), and trusted again
+ */
+function ticksInTurn(runTicks) {
+  const frame = runningFrame;
+  runningFrame = UNKNOWN_FRAME;
+  const ran = runTicks();
+  runningFrame = frame;           // not after a throw: it stays untrusted until leaveTurn()
+  return ran;
+}
+
+/* the turn is over (or thrown out of) */
+function leaveTurn() {
+  runningFrame = UNKNOWN_FRAME;
+  runningScopeId = frameScopeId;
+}
+
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, asDriver,
+  asDriverIn, frameToDrive, enterTurn, inTurn, ticksInTurn, leaveTurn,
 };
 
 require('./own-frames').end(ownFrom);

@@ -68,6 +68,7 @@ let refedCount = 0;               // pending immediates with REFED (and a runnin
 let runningRefed = 0;
 let driver = null;                // the native Immediate queued to drain the queue, if known here
 let driverRefed = false;          // ... or the carrier: is it referenced
+let driverContext = null;         // the context `driver` was made in (queueDriver), or null
 let drainRunning = false;
 // A carrier is queued: a native Immediate whose argument is the first immediate to run (see the
 // header); it drains the queue after it.  Kept here: its callback, for forEachPending, and,
@@ -128,9 +129,14 @@ section.atEnd(syncDriver);
 
 // ---------------------------------------------------------------- the driver
 
-// made outside any user's async context (see context.asDriver)
+// made outside any user's async context (see context.asDriver), or in the frame of the newest
+// immediate (context.asDriverIn), which the turn then starts in
 function queueDriver() {
-  driver = context.asDriver(nativeSetImmediate, runImmediates);
+  const newest = queue.last();
+  driverContext = newest !== undefined && (newest._flags & CONTEXT) ? newest._asyncContext : null;
+  driver = driverContext !== null
+    ? context.asDriverIn(driverContext, nativeSetImmediate, runImmediates)
+    : context.asDriver(nativeSetImmediate, runImmediates);
   driverRefed = true;
   if (refedCount === 0) {
     driverRefed = false;
@@ -161,7 +167,7 @@ function queueCarrier(imm) {
 
 /* the first pending immediate rides a native driver of its own (see the header) */
 function carry(imm) {
-  imm._carrier = context.asDriver(queueCarrier, imm);
+  imm._carrier = imm._flags & CONTEXT ? context.asDriverIn(imm._asyncContext, queueCarrier, imm) : context.asDriver(queueCarrier, imm);
   carrierQueued = true;
   carriedCallback = imm._onImmediate;
   driverRefed = true;               // imm is referenced
@@ -191,7 +197,7 @@ function keepCarrier(imm) {
 function finishImmediate(imm) {
   imm._onImmediate = CLEARED_CALLBACK;
   if (imm._flags & EXTRA) {
-    imm._argv = undefined;
+    if (imm._argv !== undefined) imm._argv = undefined;   // a field only its own
     if (imm._flags & CONTEXT) releaseContext(imm);
   }
 }
@@ -246,6 +252,8 @@ function runWithExtras(imm, f) {
 
 function runImmediates(carriedImm) {
   driver = null;
+  let turnContext = driverContext;
+  driverContext = null;
   // a carrier's turn: its immediate runs first (nothing was pending when it was queued)
   let first = null;
   if (carriedImm !== undefined) {
@@ -254,7 +262,10 @@ function runImmediates(carriedImm) {
     carried = null;
     carriedImm._carrier = null;
     first = carriedImm;
+    turnContext = carriedImm._flags & CONTEXT ? carriedImm._asyncContext : null;
   }
+  // Node runs the turn in the context its driver was made in (context.asDriverIn)
+  if (turnContext !== null) context.enterTurn(turnContext);
   drainRunning = true;
   tally[DRAINS] += 1;
   section.drainStarted();
@@ -290,7 +301,7 @@ function runImmediates(carriedImm) {
       // right after this driver returns, they get their chance at this turn's budget.
       if (first === null && preQueued === 0 && (newBudget === 0 || (queue.length === 0 && !ticksOwed))) break;
       if (ticksOwed) {
-        if (!runTicks()) break;   // none on this Node: Node drains them when this turn ends; the rest wait
+        if (!context.ticksInTurn(runTicks)) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
         continue;           // the ticks may have cleared or queued immediates: look again
       }
@@ -345,6 +356,7 @@ function runImmediates(carriedImm) {
     }
   } finally {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
+    context.leaveTurn();
     runningRefed = 0;
     if (running !== null) {
       tally[THREW] += 1;

@@ -52,6 +52,12 @@ let firing = false;
 // program's own async hook is enabled (wantDriverBy says why); Infinity otherwise.
 let deferredExpiry = Infinity;
 let resumeArmed = false;          // the driver was re-armed with RESUME_PERIOD
+// Node's key of a native timer's async context frame (Node >= 24), found on the driver: Node
+// runs the driver's callback in the frame kept there.  The frame given (driveIn), or null: that
+// of the earliest pending timeout, in frames mode, so that the drain's callbacks of that frame
+// need no scope of their own (context.enterTurn).
+let frameKey;
+let drivenFrame = null;
 
 /* the drain the driver runs; set once, at load */
 function runWith(drain) {
@@ -67,7 +73,36 @@ function uncountRef() {
 }
 
 function newDriver() {
-  return nativeSetInterval(onFire, nextDriverDelay);
+  const made = nativeSetInterval(onFire, nextDriverDelay);
+  if (frameKey === undefined) frameKey = Object.getOwnPropertySymbols(made).find((key) => key.description === 'kAsyncContextFrame');
+  drivenFrame = null;
+  return made;
+}
+
+/* the driver is armed for a timeout of context `ctx` (or null): its callback is to run in its frame */
+function driveIn(ctx) {
+  if (driver === null || frameKey === undefined) return;
+  const frame = context.frameToDrive(ctx);
+  if (frame === drivenFrame || (frame === undefined && drivenFrame === null)) return;
+  driver[frameKey] = frame;
+  drivenFrame = frame === undefined ? null : frame;
+}
+
+/* the timeout of context `ctx` is gone: the driver must not keep its frame */
+function letGo(ctx) {
+  if (ctx === drivenFrame) driveIn(null);
+}
+
+/* the driver's callback starts: the frame Node entered for it (or null), no longer kept */
+function takeTurn() {
+  const frame = drivenFrame;
+  if (frame !== null) driveIn(null);
+  return frame;
+}
+
+/* whether the driver is armed for `expiry` (its earliest pending timeout's) */
+function armedFor(expiry) {
+  return armedExpiry === expiry;
 }
 
 function refreshNative(timer) {
@@ -182,7 +217,7 @@ function driverState() {
 
 module.exports = {
   runWith, countRef, uncountRef, syncDriver, wantDriverBy, fire, rearmFired,
-  isDriver, driverState,
+  isDriver, driverState, driveIn, letGo, takeTurn, armedFor,
 };
 
 require('./own-frames').end(ownFrom);

@@ -77,6 +77,11 @@ function startNow() {
   return settings.exactStart ? clock.now() : clock.sectionNow();
 }
 
+/* a timeout with a context is pending for `expiry`: the driver runs in its frame if it is due first */
+function driveFor(timer, expiry) {
+  if (driver.armedFor(expiry)) driver.driveIn(timer._asyncContext);
+}
+
 /* `fresh`: `start` was read at this call (not an interval's start, read before its callback) */
 function addTimeoutAt(timer, start, fresh) {
   if (coarseState.active && coarse.armedAt(timer, start, fresh && settings.exactStart)) {
@@ -89,6 +94,7 @@ function addTimeoutAt(timer, start, fresh) {
   store.append(timer, msecs);
   if (timer._flags & REFED) countRef();
   wantDriverBy(start + msecs);
+  if (timer._flags & CONTEXT) driveFor(timer, start + msecs);
 }
 
 /* link a timeout whose _idleTimeout and _flags are set, starting now */
@@ -120,8 +126,11 @@ function cancelTimeout(timer) {
   timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
   timer._onTimeout = CLEARED_CALLBACK;   // as Node's on this version
   if (f & EXTRA) {
-    timer._timerArgs = undefined;
-    if (f & CONTEXT) releaseContext(timer);
+    if (timer._timerArgs !== undefined) timer._timerArgs = undefined;   // a field only its own
+    if (f & CONTEXT) {
+      driver.letGo(timer._asyncContext);
+      releaseContext(timer);
+    }
   }
   if (f & PRIMITIVE) ids.forget(timer);
 }
@@ -163,6 +172,7 @@ function refreshTimeout(timer) {
     const msecs = Math.trunc(timer._idleTimeout);
     settled().restart(timer, start, msecs);
     wantDriverBy(start + msecs);
+    if (timer._flags & CONTEXT) driveFor(timer, start + msecs);
   } else {
     reviveTimeout(timer, start);
   }
@@ -235,6 +245,7 @@ function wantFirst() {
     const head = list.first();
     if (head !== null && head._idleStart === list.start) {
       wantDriverBy(list.expiry);           // usually armed already, by a callback's setTimeout
+      if (head._flags & CONTEXT) driveFor(head, list.expiry);
       return;
     }
     store.rekeyTop();
@@ -268,7 +279,7 @@ function drainTimeouts(now, started) {
       // callback of this drain would otherwise run in it, and could do so forever)
       if (list.expiry > now || head._idleStart >= now) break;
       if (ticksOwed) {
-        if (!runTicks()) break;   // none on this Node: Node drains them when this turn ends; the rest wait
+        if (!context.ticksInTurn(runTicks)) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
         continue;           // the ticks may have cleared, refreshed or added timers: look again
       }
@@ -356,19 +367,27 @@ function resumeTimeouts() {
 
 /* the native driver's callback */
 function runTimeouts() {
-  if (driver.fire()) {
-    // Node's retry right after a throw: by the reading of the drain thrown out of (the same
-    // wakeup, not counted again); the nextTick queued for it finds nothing left to do
-    resumeQueued = false;
-    drainTimeouts(resumeNow, -1);
-    return;
+  // Node entered the frame the driver kept (timeout-driver.js's driveIn): the drain's
+  // callbacks of that frame run in it as they are
+  const turn = driver.takeTurn();
+  if (turn !== null) context.enterTurn(turn);
+  try {
+    if (driver.fire()) {
+      // Node's retry right after a throw: by the reading of the drain thrown out of (the same
+      // wakeup, not counted again); the nextTick queued for it finds nothing left to do
+      resumeQueued = false;
+      drainTimeouts(resumeNow, -1);
+      return;
+    }
+    tally[DRAINS] += 1;
+    // what is due is decided against one reading, as Node does: timers that callbacks of this
+    // drain arm (even with 0 ms) wait for the next one
+    const now = clock.now();
+    if (coarseState.active) coarse.atDrain(now);   // before any callback: settled by this reading
+    drainTimeouts(now, now);
+  } finally {
+    if (turn !== null) context.leaveTurn();
   }
-  tally[DRAINS] += 1;
-  // what is due is decided against one reading, as Node does: timers that callbacks of this
-  // drain arm (even with 0 ms) wait for the next one
-  const now = clock.now();
-  if (coarseState.active) coarse.atDrain(now);   // before any callback: settled by this reading
-  drainTimeouts(now, now);
 }
 
 // ---------------------------------------------------------------- what it holds

@@ -29,7 +29,9 @@ const clock = require('./clock');
 const knobs = require('./knobs');
 const coarse = require('./coarse');
 const handles = require('./handles');
-const { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras, isTimeout, isImmediate } = handles;
+const {
+  Timeout, TimeoutWithExtras, TimeoutWithContext, Immediate, ImmediateWithExtras, ImmediateWithContext, isTimeout, isImmediate,
+} = handles;
 
 const { REFED, CONTEXT, REPEAT } = require('./flags');
 const nativeSetImmediate = natives.setImmediate;
@@ -112,7 +114,9 @@ function restOf(argumentsObject, from) {
 function withExtras(callback, after, flags, args) {
   if (contextState.mode === NONE) return new TimeoutWithExtras(callback, after, flags, args, null);
   // the context is the timer's own async resource, which answers hasRef() from the timer
-  const timer = new TimeoutWithExtras(callback, after, flags | CONTEXT, args, null);
+  const timer = args === undefined
+    ? new TimeoutWithContext(callback, after, flags | CONTEXT, null)
+    : new TimeoutWithExtras(callback, after, flags | CONTEXT, args, null);
   timer._asyncContext = context.timerResource('Timeout', timer);
   return timer;
 }
@@ -144,7 +148,9 @@ function setImmediate(callback, arg1, arg2, arg3) {
   } else {
     const args = n <= 1 ? undefined : n === 2 ? [arg1] : n === 3 ? [arg1, arg2] : n === 4 ? [arg1, arg2, arg3] : restOf(arguments, 1);
     const tracked = contextState.mode !== NONE;
-    imm = new ImmediateWithExtras(callback, tracked ? REFED | CONTEXT : REFED, args, null);
+    imm = !tracked ? new ImmediateWithExtras(callback, REFED, args, null)
+      : args === undefined ? new ImmediateWithContext(callback, REFED | CONTEXT, null)
+        : new ImmediateWithExtras(callback, REFED | CONTEXT, args, null);
     if (tracked) imm._asyncContext = context.timerResource('Immediate', imm);
   }
   immediates.addImmediate(imm);

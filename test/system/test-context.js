@@ -84,6 +84,103 @@ module.exports = {
     t.done();
   },
 
+  'a timer scheduled by a callback gets the store current where it is scheduled, in every nested scope': function(t) {
+    // a callback's own timers share its frame without reading it again (lib/context.js,
+    // runningFrame): every way the current store can differ from the callback's must be seen
+    const seen = both(t, `
+      const { AsyncLocalStorage, AsyncResource } = require('async_hooks');
+      const { EventEmitterAsyncResource } = require('events');
+      const als = new AsyncLocalStorage();
+      const log = [];
+      let kind;
+      const later = (what) => {
+        const label = kind + ' ' + what;
+        const see = (how) => log.push(label + ' ' + how + ':' + als.getStore());
+        setImmediate(() => see('immediate'));
+        setTimeout(() => see('timeout'), 1);
+      };
+      const bound = als.run('bound', () => AsyncResource.bind(() => later('in-bound')));
+      const snapshot = als.run('snapshot', () => AsyncLocalStorage.snapshot());
+      const resource = als.run('resource', () => new AsyncResource('X'));
+      const emitter = als.run('emitter', () => new EventEmitterAsyncResource({ name: 'E' }));
+      emitter.on('go', () => later('in-emit'));
+      als.run('cb', () => {
+        for (const make of [(f) => setImmediate(() => { kind = 'immediate'; f(); }), (f) => setTimeout(() => { kind = 'timeout'; f(); }, 1)]) {
+          // a promise job of another store, run after the callback that resolves it
+          let resolve;
+          als.run('job', () => new Promise((r) => { resolve = r; }).then(() => later('in-job-of-another-store')));
+          make(resolve);
+          make(() => {
+            later('own');
+            bound();
+            snapshot(() => later('in-snapshot'));
+            resource.runInAsyncScope(() => later('in-resource'));
+            emitter.emit('go');
+            later('own-again');
+            als.run('run', () => later('in-run'));
+            later('after-run');
+            als.exit(() => later('in-exit'));
+            process.nextTick(() => later('in-tick'));
+            Promise.resolve().then(() => later('in-job'));
+            als.enterWith('entered');
+            later('after-enterWith');
+          });
+        }
+      });
+      process.on('exit', () => console.log(JSON.stringify(log.sort())));
+    `);
+    t.ok(seen.includes('immediate in-bound timeout:bound'), JSON.stringify(seen));
+    for (const kind of ['immediate', 'timeout']) {
+      t.ok(seen.includes(kind + ' in-job-of-another-store timeout:job'), JSON.stringify(seen));
+    }
+    t.ok(seen.includes('timeout after-enterWith immediate:entered'), JSON.stringify(seen));
+    t.done();
+  },
+
+  'a store is let go once its timers are cleared or have run, by the native timers that ran them too': function(t) {
+    // qtimers' drivers keep the frame of the callback they run first (lib/context.js,
+    // asDriverIn and frameToDrive): never beyond that callback's timer
+    const source = `
+      const { AsyncLocalStorage } = require('async_hooks');
+      const als = new AsyncLocalStorage();
+      const refs = {};
+      const collected = {};
+      function schedule(name, make) {
+        const store = { name };
+        refs[name] = new WeakRef(store);
+        als.run(store, make);
+      }
+      // each store checked once, in the phase that made it
+      function collect() {
+        global.gc();
+        for (const name of Object.keys(refs)) if (!(name in collected)) collected[name] = refs[name].deref() === undefined;
+      }
+      // the only timeout, cleared: checked before anything fires
+      schedule('timeout cleared', () => clearTimeout(setTimeout(() => {}, 1000)));
+      schedule('immediate cleared', () => clearImmediate(setImmediate(() => {})));
+      schedule('immediate ran', () => setImmediate(() => {}));
+      setImmediate(() => setImmediate(() => {
+        collect();
+        setTimeout(() => {
+          schedule('timeout ran', () => setTimeout(() => {}, 1));
+          schedule('interval cleared in a callback', () => { const iv = setInterval(() => clearInterval(iv), 1); });
+          schedule('timeout cleared in a callback', () => clearTimeout(setTimeout(() => {}, 1)));
+          setTimeout(() => setImmediate(() => {
+            collect();
+            console.log(JSON.stringify(collected));
+          }), 20);
+        }, 1);
+      }));
+    `;
+    const native = runJson(source, { qtimers: false, nodeArgs: ['--expose-gc'] });
+    const ours = runJson(source, { nodeArgs: ['--expose-gc'] });
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.deepEqual(ours.json, native.json);
+    t.ok(Object.values(ours.json).every(Boolean), JSON.stringify(ours.json));
+    t.done();
+  },
+
   'two AsyncLocalStorage instances, one of them first used after some timers were made': function(t) {
     both(t, `
       const { AsyncLocalStorage } = require('async_hooks');
