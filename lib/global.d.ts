@@ -32,6 +32,10 @@ declare global {
      * qtimers: read the clock for every timer made, as Node does, rather than once per batch.
      */
     let exactStart: boolean;
+    /** qtimers: coarse timeouts and intervals for delays >= coarseFrom (never early). @default false */
+    let coarse: boolean;
+    /** qtimers: the smallest delay setTimeout.coarse makes coarse, ms. @default 1000 */
+    let coarseFrom: number;
   }
 
   /** qtimers: the time setTimeout stamps timers with now, in epoch milliseconds. */

@@ -251,6 +251,7 @@ const qtimers = {
   setInterval: timers.setInterval,
   clearInterval: timers.clearInterval,
   currentTimestamp: timers.currentTimestamp,
+  coarse: timers.coarse,
   trackAsyncContext,
   stats: stats.timerStats,
   pending: stats.pending,

@@ -66,6 +66,6 @@ function reset() {
 }
 
 module.exports = {
-  histogram, total, largest, EXACT_BUCKETS,
+  histogram, total, largest, EXACT_BUCKETS, BUCKETS,
   latenessBucket, bucketLow, bucketHigh, filed, read, reset,
 };

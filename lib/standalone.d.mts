@@ -21,6 +21,7 @@ export import clearTimeout = qtimers.clearTimeout;
 export import setInterval = qtimers.setInterval;
 export import clearInterval = qtimers.clearInterval;
 export import currentTimestamp = qtimers.currentTimestamp;
+export import coarse = qtimers.coarse;
 export import trackAsyncContext = qtimers.trackAsyncContext;
 export import stats = qtimers.stats;
 export import pending = qtimers.pending;

@@ -67,6 +67,17 @@ declare namespace qtimers {
      * none has fired.
      */
     lateness: { count: number; mean: number; p50: number; p99: number; max: number };
+    /**
+     * Coarse timeouts and intervals apart (setTimeout.coarse, coarse()): pending (also counted
+     * in timeouts.pending), of them referenced, callbacks run (also in timeouts.ran), and their
+     * lateness beyond their own due time (left out of `lateness`).
+     */
+    coarse: {
+      pending: number;
+      refed: number;
+      ran: number;
+      lateness: { count: number; mean: number; p50: number; p99: number; max: number };
+    };
   }
 
   interface StatsOptions {
@@ -146,6 +157,14 @@ declare namespace qtimers {
      * Read the clock for every timer made, as Node does, rather than once per synchronous batch.
      */
     let exactStart: boolean;
+    /**
+     * Coarse timeouts and intervals: those of a delay >= coarseFrom fire never early and at most
+     * about 1/8 of their delay late, for arming, refresh() and clearing that read no clock.
+     * @default false (or QTIMERS_COARSE=1)
+     */
+    let coarse: boolean;
+    /** The smallest delay setTimeout.coarse makes coarse, ms (>= 1). @default 1000 (or QTIMERS_COARSE_FROM) */
+    let coarseFrom: number;
     const __promisify__: typeof promises.setTimeout;
   }
 
@@ -165,6 +184,12 @@ declare namespace qtimers {
 
   /** The time setTimeout stamps timers with now, in epoch milliseconds. */
   function currentTimestamp(): number;
+
+  /**
+   * Make this timeout or interval coarse (never early, at most about 1/8 of its delay late),
+   * whatever its delay and setTimeout.coarse; returns it.
+   */
+  function coarse<T extends NodeJS.Timeout>(timer: T): T;
 
   /**
    * Carry each callback's async context (AsyncLocalStorage, async_hooks, domains) from now on.

@@ -8,7 +8,7 @@ export const {
   setImmediate, clearImmediate,
   setTimeout, clearTimeout,
   setInterval, clearInterval,
-  currentTimestamp, trackAsyncContext,
+  currentTimestamp, trackAsyncContext, coarse,
   stats, pending, trackOrigins, report,
   Timeout, Immediate,
 } = qtimers;

@@ -20,10 +20,11 @@
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const coarse = require('./coarse');
 const { bucketHigh } = require('./lateness');
 const clock = require('./clock');
 const { argumentError, checkOptions, booleanOption } = require('./knobs');
-const { REFED, REPEAT } = require('./flags');
+const { REFED, REPEAT, COARSE } = require('./flags');
 
 const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats() names
 
@@ -108,8 +109,13 @@ function timerStats(options) {
   });
   const tmo = { pending: 0, intervals: 0, refed: 0, ran: 0, threw: 0, drains: 0, delays: 0, largestLists: [] };
   const perDelay = new Map();
+  const crs = { pending: 0, refed: 0, ran: 0 };
   timeouts.forEachPending(function countTimeout(timer, delay) {
     tmo.pending += 1;
+    if (timer._flags & COARSE) {
+      crs.pending += 1;
+      if (timer._flags & REFED) crs.refed += 1;
+    }
     if (timer._flags & REPEAT) tmo.intervals += 1;
     if (timer._flags & REFED) tmo.refed += 1;
     perDelay.set(delay, (perDelay.get(delay) || 0) + 1);
@@ -120,17 +126,23 @@ function timerStats(options) {
     .slice(0, LARGEST_LISTS);
   const immCounts = immediates.counts();
   const tmoCounts = timeouts.counts();
+  const coarseCounts = coarse.counts();
   imm.ran = immCounts.ran;
   imm.threw = immCounts.threw;
   imm.drains = immCounts.drains;
-  tmo.ran = tmoCounts.ran;
+  tmo.ran = tmoCounts.ran + coarseCounts.ran;
+  crs.ran = coarseCounts.ran;
   tmo.threw = tmoCounts.threw;
   tmo.drains = tmoCounts.drains;
   if (reset) {
     immediates.resetCounts();
     timeouts.resetCounts();
+    coarse.resetCounts();
   }
-  return { immediates: imm, timeouts: tmo, lateness: latenessSummary(tmoCounts) };
+  // coarse timeouts apart (coarse.js): their lateness is beyond their own due time, and the
+  // `lateness` of the others leaves them out
+  crs.lateness = latenessSummary(coarseCounts);
+  return { immediates: imm, timeouts: tmo, lateness: latenessSummary(tmoCounts), coarse: crs };
 }
 
 // ---------------------------------------------------------------- origins

@@ -40,7 +40,8 @@ const ids = require('./ids');
 const { TimeoutStore } = require('./timeout-store');
 const lateness = require('./lateness');
 const { calledInContext, releaseContext } = require('./callback-context');
-const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE } = require('./flags');
+const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE, COARSE } = require('./flags');
+const coarse = require('./coarse');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const nativeSetInterval = natives.setInterval;
@@ -52,6 +53,7 @@ const contextState = context.state;
 const NONE = context.NONE;
 const ReflectApply = Reflect.apply;
 const CLEARED_CALLBACK = natives.clearedCallback;
+const coarseState = coarse.state;
 
 const settings = {
   // setTimeout.exactStart: stamp every timer with the time of its call, as Node does (false:
@@ -242,11 +244,20 @@ function startNow() {
 
 /* link a timeout whose _idleTimeout and _flags are set, starting now */
 function addTimeout(timer) {
-  addTimeoutAt(timer, startNow());
+  if (coarseState.active && coarse.armed(timer)) {
+    if (timer._flags & REFED) countRef();
+  } else {
+    addTimeoutAt(timer, startNow(), true);
+  }
   if (onAdd !== null) onAdd(timer);
 }
 
-function addTimeoutAt(timer, start) {
+/* `fresh`: `start` was read at this call (not an interval's start, read before its callback) */
+function addTimeoutAt(timer, start, fresh) {
+  if (coarseState.active && coarse.armedAt(timer, start, fresh && settings.exactStart)) {
+    if (timer._flags & REFED) countRef();
+    return;
+  }
   if (batched !== 0) moveRefreshed();   // a timer refreshed earlier goes ahead of this one
   const msecs = Math.trunc(timer._idleTimeout);   // as Node: no sub-millisecond accuracy assumed
   timer._idleStart = start;
@@ -273,7 +284,7 @@ function cancelTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
   if (timer._idlePrev !== null) {
-    store.unlink(timer);
+    if (!(f & COARSE) || !coarse.unlinked(timer)) store.unlink(timer);
     if (f & REFED) uncountRef();
   } else if (timer === runningTimeout && runningCounted) {
     runningCounted = false;
@@ -295,6 +306,7 @@ function cancelTimeout(timer) {
 }
 
 function refreshTimeout(timer) {
+  if (coarseState.active && coarse.refreshed(timer)) return;   // coarse: noted, no clock
   // The clock first, before any field of the timer is read: see "refresh() in batches".
   const start = startNow();
   // pending (a pending timer is never cleared, clearing unlinks it, so its flags need not be
@@ -333,7 +345,7 @@ function reviveTimeout(timer, start) {
       timer._flags |= CONTEXT | EXTRA;
     }
   }
-  addTimeoutAt(timer, start);
+  addTimeoutAt(timer, start, true);
   if (onAdd !== null) onAdd(timer);
 }
 
@@ -432,6 +444,7 @@ function runTimeouts() {
   // what is due is decided against one reading, as Node does: timers that callbacks of this
   // drain arm (even with 0 ms) wait for the next one
   const now = clock.now();
+  if (coarseState.active) coarse.atDrain(now);   // before any callback: settled by this reading
   drainTimeouts(now, now);
 }
 
@@ -487,10 +500,14 @@ function drainTimeouts(now, started) {
         stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.measureNow() : now;
         if (stamp < now) stamp = now;
       }
-      const late = stamp - list.expiry;
-      latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-      latenessTotal[0] += late;
-      if (late > latenessLargest[0]) latenessLargest[0] = late;
+      if (f & COARSE) {
+        coarse.fileLateness(stamp, head);   // apart, from its own expiry (its list's key is not)
+      } else {
+        const late = stamp - list.expiry;
+        latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+        latenessTotal[0] += late;
+        if (late > latenessLargest[0]) latenessLargest[0] = late;
+      }
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
       runningCounted = (f & REFED) !== 0;
@@ -590,7 +607,7 @@ function afterTimeout(timer, counted, start) {
   // interval first, so that its reference never leaves the count
   if (timer._idlePrev === null && !(f & CLEARED)) {
     if ((f & REPEAT) && timer._idleTimeout >= 0) {   // Node's convention: -1 means disarmed
-      addTimeoutAt(timer, start);
+      addTimeoutAt(timer, start, false);
     } else {
       timer._flags = f | DESTROYED;
       if (f & CONTEXT) releaseContext(timer);
@@ -631,10 +648,15 @@ function resetCounts() {
  */
 function forEachPending(visit) {
   if (batched !== 0) moveRefreshed();
+  function visitWithOwnDelay(timer) {
+    visit(timer, Math.trunc(timer._idleTimeout));
+  }
   const heap = store.heap;
   for (let i = 0; i < heap.length; i++) {
-    heap[i].forEach(visit);
+    if (heap[i].msecs === COARSE_DUE) heap[i].forEach(visitWithOwnDelay);
+    else heap[i].forEach(visit);
   }
+  coarse.forEachPending(visit);
   const t = runningTimeout;
   if (t !== null && t._idlePrev === null && (t._flags & (REPEAT | CLEARED)) === REPEAT && t._idleTimeout >= 0) {
     visit(t, Math.trunc(t._idleTimeout));
@@ -653,6 +675,26 @@ function executionResource(resource) {
 function onTimeoutAdded(hook) {
   onAdd = hook;
 }
+
+// ---------------------------------------------------------------- coarse.js's hooks
+
+// The list coarse timers are handed over to when due (no exact timer has a delay under 1 ms):
+// all due, in the order handed over; its key is the start of its head, never later than due.
+const COARSE_DUE = 0;
+
+coarse.connect({
+  wantDriverBy,
+  uncountRef,
+  /* a due coarse timer (unlinked, its _idleStart its settled start) runs in this or the next drain */
+  handOver(timer) {
+    store.append(timer, COARSE_DUE);
+  },
+  /* a pending timer leaves the exact store (it stays pending and counted: coarse.js links it) */
+  takeFromStore(timer) {
+    if (batched !== 0) moveRefreshed();
+    store.unlink(timer);
+  },
+});
 
 /* the store's and the driver's state now, for stats.js */
 function snapshot() {

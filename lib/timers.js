@@ -27,6 +27,7 @@ const ids = require('./ids');
 const context = require('./context');
 const clock = require('./clock');
 const knobs = require('./knobs');
+const coarse = require('./coarse');
 const handles = require('./handles');
 const { Timeout, TimeoutWithExtras, Immediate, ImmediateWithExtras, isTimeout, isImmediate } = handles;
 
@@ -258,6 +259,32 @@ knobs.define(setTimeout, 'exactStart', {
   set(value) { timeouts.settings.exactStart = value; },
 });
 
+// coarse timeouts (coarse.js): off by default; delays >= coarseFrom are coarse while on
+knobs.define(setTimeout, 'coarse', {
+  type: 'boolean',
+  get() { return coarse.settings.on; },
+  set(value) { coarse.setOn(value); },
+});
+
+knobs.define(setTimeout, 'coarseFrom', {
+  type: 'number',
+  min: 1,
+  max: TIMEOUT_MAX,
+  get() { return coarse.settings.from; },
+  set(value) { coarse.setFrom(value); },
+});
+
+/* qtimers.coarse(timer): this Timeout (or interval) is coarse whatever its delay and the knob */
+function coarseTimer(timer) {
+  if (!isTimeout(timer)) {
+    const err = knobs.argumentError('timer', 'Timeout', timer, coarseTimer);
+    err.message = err.message.replace('must be of type Timeout', 'must be an instance of Timeout');
+    throw err;
+  }
+  coarse.mark(timer);
+  return timer;
+}
+
 // Each function's length is that of Node's own on this Node (setTimeout's is 5 on Node 18 and 20,
 // 2 from Node 22 on): our parameter lists are made for speed, not for their count.
 const exported = { setImmediate, clearImmediate, setTimeout, clearTimeout, setInterval, clearInterval };
@@ -271,6 +298,7 @@ module.exports = {
   setTimeout, clearTimeout,
   setInterval, clearInterval,
   currentTimestamp,
+  coarse: coarseTimer,
   Timeout, Immediate,
 };
 

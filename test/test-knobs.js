@@ -21,6 +21,8 @@ const KNOBS = {
   'setTimeout.MIN_TIMEOUT': [qt.setTimeout, 'MIN_TIMEOUT'],
   'setTimeout.MAX_TIMEOUT': [qt.setTimeout, 'MAX_TIMEOUT'],
   'setTimeout.exactStart': [qt.setTimeout, 'exactStart'],
+  'setTimeout.coarse': [qt.setTimeout, 'coarse'],
+  'setTimeout.coarseFrom': [qt.setTimeout, 'coarseFrom'],
 };
 
 // the defaults, as loaded, put back after each test (MIN_TIMEOUT after MAX_TIMEOUT: each bounds the other)
@@ -155,6 +157,14 @@ module.exports = {
       qt.setTimeout.exactStart = v;
       t.strictEqual(qt.setTimeout.exactStart, v, `exactStart ${v}`);
     }
+    for (const v of [true, false]) {
+      qt.setTimeout.coarse = v;
+      t.strictEqual(qt.setTimeout.coarse, v, `coarse ${v}`);
+    }
+    for (const v of [1, 1.5, 100, 30000, TIMEOUT_MAX]) {
+      qt.setTimeout.coarseFrom = v;
+      t.strictEqual(qt.setTimeout.coarseFrom, v, `coarseFrom ${v}`);
+    }
     t.done();
   },
 
@@ -168,7 +178,7 @@ module.exports = {
   },
 
   'a value that is not a number is refused as Node refuses it: ERR_INVALID_ARG_TYPE, no coercion': function(t) {
-    for (const name of ['setImmediate.maxTickDepth', 'setImmediate.maxTurnMs', 'setTimeout.MIN_TIMEOUT', 'setTimeout.MAX_TIMEOUT']) {
+    for (const name of ['setImmediate.maxTickDepth', 'setImmediate.maxTurnMs', 'setTimeout.MIN_TIMEOUT', 'setTimeout.MAX_TIMEOUT', 'setTimeout.coarseFrom']) {
       for (const value of NOT_NUMBERS) refusesType(t, name, 'number', value);
     }
     t.done();
@@ -179,6 +189,16 @@ module.exports = {
     qt.setTimeout.exactStart = true;
     t.ok(assignmentError('setTimeout.exactStart', 'false') !== null);
     t.strictEqual(qt.setTimeout.exactStart, true, "'false' did not become anything");
+    t.done();
+  },
+
+  'coarse is off by default and takes only booleans; coarseFrom is 1000 and takes numbers from 1 to 2^31-1': function(t) {
+    t.strictEqual(qt.setTimeout.coarse, false);
+    t.strictEqual(qt.setTimeout.coarseFrom, 1000);
+    for (const value of NOT_BOOLEANS) refusesType(t, 'setTimeout.coarse', 'boolean', value);
+    for (const value of [0, 0.5, -1, NaN, -Infinity, Infinity, TIMEOUT_MAX + 1, 2 ** 40]) {
+      refusesRange(t, 'setTimeout.coarseFrom', `>= 1 && <= ${TIMEOUT_MAX}`, value);
+    }
     t.done();
   },
 

@@ -1,0 +1,341 @@
+/*
+ * coarse: the opt-in coarse timeouts (setTimeout.coarse, QTIMERS_COARSE, qtimers.coarse(timer)).
+ *
+ * Owns which timeouts are coarse, where they wait until due, and what is counted of them.  A
+ * coarse timer is armed and refresh()ed without a clock read and without moving: the call only
+ * notes it in the unsettled list (its _flags carry its place there).  One reading taken after
+ * all the noted calls settles the list: at the start of a drain (before any callback of it runs)
+ * or at a settle wakeup asked of the driver for TAU ms after the first note.  Settling stamps each
+ * timer's start (_idleStart) with that reading, so it is never early; a new timer goes into the
+ * slot of its expiry rounded up to its granularity (the largest power of two <= delay/16); a timer
+ * already in a slot stays there (its slot fires earlier than its new expiry, and it is moved on
+ * then: at most once per delay).  When slots are due (a drain), their due timers are handed to
+ * timeouts.js, which runs them with every exact timer's semantics; the others are re-slotted.
+ * One-delay order: due timers are handed over sorted by (expiry, start, settle sequence), the
+ * sequence kept in the high bits of _flags (no memory per timer).
+ * Late by at most granularity(delay) + TAU beyond when Node would fire, TAU being
+ * granularity(coarseFrom) / 2 (at least 1 ms): under delay/8 for delays >= coarseFrom.
+ * A pending coarse timer's _idlePrev is never null (UNSETTLED, a slot link, or the exact store's
+ * link once handed over), so timeouts.js's reference count, ref(), unref() and clear work as for
+ * exact ones.
+ * It must never call user code, never read the clock when a timer is armed or refreshed (only
+ * when a settle is due: a drain, the settle wakeup, a full list), never stamp a start with a
+ * reading older than the call it settles, and never import timeouts.js (it hands itself the
+ * functions it needs through connect()).
+ */
+'use strict';
+
+const clock = require('./clock');
+const { CoarseSlots } = require('./coarse-slots');
+const { latenessBucket, EXACT_BUCKETS, BUCKETS } = require('./lateness');
+const { REFED, COARSE, FORCED, NOTED, SLOTTED, FLAG_BITS } = require('./flags');
+
+const proc = process;
+const TIMEOUT_MAX = 2 ** 31 - 1;
+
+// A timer's _flags above FLAG_BITS: its place in the unsettled list while NOTED, else its settle
+// sequence (order among timers settled by one reading).
+const LOW = (1 << FLAG_BITS) - 1;
+const MAX_SEQ = (1 << (30 - FLAG_BITS)) - 1;
+// The unsettled list is settled at once by a clock read when it holds this many notes (bounds
+// its memory and keeps a place within the high bits).
+const UNSETTLED_MAX = 65536;
+
+const settings = {
+  on: false,        // setTimeout.coarse
+  from: 1000,       // setTimeout.coarseFrom: delays >= this are coarse while `on`
+};
+// `active`: some timer may be coarse (the knob was on, or coarse() was called): timeouts.js
+// asks this module only then
+const state = { active: false };
+let tau = 16;       // ms from the first note to the settle wakeup asked for
+
+// The _idlePrev of a pending coarse timer that is in no slot yet (armed, not settled).
+const UNSETTLED = Object.freeze({ unsettled: true });
+
+const slots = new CoarseSlots();
+const unsettled = [];
+let lastReading = clock.now();   // the latest settle reading (a settle wakeup counts from it)
+let seqReading = -1;             // the reading the sequence counts for
+let seq = 0;
+const due = [];                  // reused by fireDue
+
+// timeouts.js's functions: wantDriverBy(expiry), handOver(timer), takeFromStore(timer), uncountRef()
+let host = null;
+
+// ---------------------------------------------------------------- what is counted
+
+const histogram = new Float64Array(BUCKETS);
+const total = new Float64Array(1);
+const largest = new Float64Array(1);
+
+/* a coarse timer's callback starts at `stamp`: how late beyond its own due time */
+function fileLateness(stamp, timer) {
+  const late = stamp - (timer._idleStart + Math.trunc(timer._idleTimeout));
+  histogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+  total[0] += late;
+  if (late > largest[0]) largest[0] = late;
+}
+
+function counts() {
+  let ran = 0;
+  for (let i = 0; i < histogram.length; i++) ran += histogram[i];
+  return { ran, lateness: Array.from(histogram), latenessSum: total[0], latenessMax: largest[0] };
+}
+
+function resetCounts() {
+  histogram.fill(0);
+  total[0] = 0;
+  largest[0] = 0;
+}
+
+// ---------------------------------------------------------------- granularity
+
+/* the largest power of two <= delay/16, at least 1 */
+function granularity(delay) {
+  const q = delay >>> 4;
+  return q === 0 ? 1 : 2 ** (31 - Math.clz32(q));
+}
+
+/* the slot time of `expiry` for a timer of `delay`: rounded up to the delay's granularity */
+function slotTime(expiry, delay) {
+  const g = granularity(delay);
+  const r = expiry % g;
+  return r === 0 ? expiry : expiry + g - r;
+}
+
+function setFrom(value) {
+  settings.from = value;
+  tau = Math.max(1, granularity(Math.trunc(value)) / 2);
+}
+
+function setOn(value) {
+  settings.on = value;
+  if (value) state.active = true;
+}
+
+/* coarse now, by its own mark or by the knob */
+function wants(timer, f) {
+  return (f & FORCED) !== 0 || (settings.on && Math.trunc(timer._idleTimeout) >= settings.from);
+}
+
+function nextSeq(reading) {
+  if (reading !== seqReading) {
+    seqReading = reading;
+    seq = 0;
+  }
+  const s = seq;
+  if (seq < MAX_SEQ) seq += 1;
+  return s;
+}
+
+// ---------------------------------------------------------------- arm, refresh, clear
+
+/* note a pending coarse timer (flags `f`) as armed or refreshed now: no clock, no move */
+function note(timer, f) {
+  let n = unsettled.length;
+  if ((f & NOTED) !== 0 && (f >>> FLAG_BITS) === n - 1) return;   // the latest note already
+  if (n === UNSETTLED_MAX) {
+    settle(clock.now());
+    n = 0;
+    f = timer._flags | COARSE;
+  }
+  unsettled.push(timer);
+  timer._flags = (f & LOW) | NOTED | (n << FLAG_BITS);
+  if (n === 0) host.wantDriverBy(lastReading + tau);
+}
+
+/* a new timeout (flags and delay set): true if coarse, then pending and noted */
+function armed(timer) {
+  const f = timer._flags;
+  if (!wants(timer, f)) return false;
+  timer._idlePrev = UNSETTLED;
+  timer._idleStart = lastReading;   // shown until settled: the latest reading
+  note(timer, f | COARSE);
+  return true;
+}
+
+/*
+ * a timeout is (re-)armed from a known `start` (an interval's next period, a revived timer):
+ * true if coarse, then in its slot.  `fresh`: `start` was read at this call, after every note,
+ * so the notes are settled by it first (they were called before this one).
+ */
+function armedAt(timer, start, fresh) {
+  const f = timer._flags;
+  if (!wants(timer, f)) {
+    if ((f & COARSE) !== 0) timer._flags = f & LOW & ~(COARSE | NOTED | SLOTTED);
+    return false;
+  }
+  if (fresh && unsettled.length !== 0) settle(start);
+  const delay = Math.trunc(timer._idleTimeout);
+  timer._idleStart = start;
+  timer._flags = (f & LOW & ~NOTED) | COARSE | SLOTTED | (nextSeq(start) << FLAG_BITS);
+  const time = slotTime(start + delay, delay);
+  slots.add(timer, time);
+  host.wantDriverBy(time);
+  return true;
+}
+
+/* refresh() of a pending timer: true if coarse (noted); false: timeouts.js's exact path */
+function refreshed(timer) {
+  const f = timer._flags;
+  const prev = timer._idlePrev;
+  if (prev === null) return false;          // not pending: revived by the exact path (armedAt)
+  if (!wants(timer, f)) {
+    if ((f & COARSE) === 0) return false;
+    // coarse no more (the knob changed): taken out, then refreshed as a timer not pending
+    if (!unlinked(timer)) host.takeFromStore(timer);
+    timer._flags &= ~COARSE;
+    if (f & REFED) host.uncountRef();
+    return false;
+  }
+  if ((f & SLOTTED) === 0 && prev !== UNSETTLED) {
+    // an exact pending one (the knob turned on since), or a coarse one handed over, not yet run
+    host.takeFromStore(timer);
+    timer._idlePrev = UNSETTLED;
+  }
+  note(timer, f | COARSE);
+  return true;
+}
+
+/* a pending coarse timer leaves (cleared): true, or false if it is in the exact store */
+function unlinked(timer) {
+  const f = timer._flags;
+  if ((f & SLOTTED) !== 0) slots.unlink(timer);
+  else if (timer._idlePrev === UNSETTLED) timer._idlePrev = null;
+  else return false;
+  if ((f & NOTED) !== 0) {
+    // its note goes (the last one, as in a set/clear loop) or lets the timer go: a cleared timer
+    // is garbage at once, as an exact one is
+    const at = f >>> FLAG_BITS;
+    if (at === unsettled.length - 1) unsettled.pop();
+    else unsettled[at] = null;
+  }
+  timer._flags = f & ~(NOTED | SLOTTED);
+  return true;
+}
+
+/* qtimers.coarse(timer) (a Timeout of ours): coarse from now on, whatever its delay */
+function mark(timer) {
+  state.active = true;
+  const f = timer._flags;
+  timer._flags = f | FORCED;
+  if ((f & COARSE) !== 0 || timer._idlePrev === null) return;   // already, or from its next arming
+  host.takeFromStore(timer);                // pending exact: to a slot, with the start it has
+  armedAt(timer, timer._idleStart, false);
+}
+
+// ---------------------------------------------------------------- settle and fire
+
+/* every noted timer starts at `now`, a reading taken after all their calls */
+function settle(now) {
+  lastReading = now;
+  const n = unsettled.length;
+  if (n === 0) return;
+  for (let i = 0; i < n; i++) {
+    const timer = unsettled[i];
+    if (timer === null) continue;         // cleared
+    const f = timer._flags;
+    if ((f & NOTED) === 0 || (f >>> FLAG_BITS) !== i) continue;   // noted again later
+    timer._idleStart = now;
+    timer._flags = (f & LOW & ~NOTED) | SLOTTED | (nextSeq(now) << FLAG_BITS);
+    if ((f & SLOTTED) === 0) {
+      const delay = Math.trunc(timer._idleTimeout);
+      slots.add(timer, slotTime(now + delay, delay));
+    }
+  }
+  unsettled.length = 0;
+  host.wantDriverBy(slots.firstTime());
+}
+
+function byDue(a, b) {
+  return (a._idleStart + Math.trunc(a._idleTimeout)) - (b._idleStart + Math.trunc(b._idleTimeout)) ||
+    a._idleStart - b._idleStart || (a._flags >>> FLAG_BITS) - (b._flags >>> FLAG_BITS);
+}
+
+/* the slots due by `now`: due timers handed over in one-delay order, the others re-slotted */
+function fireDue(now) {
+  let slot;
+  while ((slot = slots.takeDue(now)) !== null) {
+    let timer = slot._idleNext;
+    while (timer !== slot) {
+      const next = timer._idleNext;
+      const delay = Math.trunc(timer._idleTimeout);
+      const expiry = timer._idleStart + delay;
+      if (expiry <= now) {
+        timer._idlePrev = null;
+        timer._idleNext = null;
+        timer._flags &= ~SLOTTED;
+        due.push(timer);
+      } else {
+        slots.add(timer, slotTime(expiry, delay));
+      }
+      timer = next;
+    }
+  }
+  if (due.length !== 0) {
+    if (due.length > 1) due.sort(byDue);
+    for (let i = 0; i < due.length; i++) host.handOver(due[i]);
+    due.length = 0;
+  }
+  host.wantDriverBy(slots.firstTime());
+}
+
+/* a drain starts with the reading `now` (before any callback): settle, then hand over what is due */
+function atDrain(now) {
+  settle(now);
+  fireDue(now);
+}
+
+/* visit(timer, delay) for every pending coarse timer not handed over */
+function forEachPending(visit) {
+  slots.forEach(function visitSlotted(timer) {
+    visit(timer, Math.trunc(timer._idleTimeout));
+  });
+  for (let i = 0; i < unsettled.length; i++) {
+    const timer = unsettled[i];
+    if (timer === null) continue;
+    const f = timer._flags;
+    if ((f & (NOTED | SLOTTED)) === NOTED && (f >>> FLAG_BITS) === i) visit(timer, Math.trunc(timer._idleTimeout));
+  }
+}
+
+/* timeouts.js hands over what this module needs of it */
+function connect(functions) {
+  host = functions;
+}
+
+// ---------------------------------------------------------------- the environment
+
+// QTIMERS_COARSE=1|true|on (0|false|off) and QTIMERS_COARSE_FROM=<ms>, read once at load: a bad
+// value is ignored with one warning, never thrown at startup.
+const ON = ['1', 'true', 'on'];
+const OFF = ['0', 'false', 'off', ''];
+
+function fromEnvironment(env) {
+  const bad = [];
+  const on = env.QTIMERS_COARSE;
+  if (on !== undefined) {
+    const v = on.trim().toLowerCase();
+    if (ON.includes(v)) setOn(true);
+    else if (!OFF.includes(v)) bad.push(`QTIMERS_COARSE=${JSON.stringify(on)} (expected 1, true, on, 0, false or off)`);
+  }
+  const from = env.QTIMERS_COARSE_FROM;
+  if (from !== undefined) {
+    const ms = from.trim() === '' ? NaN : Number(from);
+    if (ms >= 1 && ms <= TIMEOUT_MAX) setFrom(ms);
+    else bad.push(`QTIMERS_COARSE_FROM=${JSON.stringify(from)} (expected a number of ms from 1 to ${TIMEOUT_MAX})`);
+  }
+  if (bad.length !== 0) {
+    proc.emitWarning(`qtimers ignores ${bad.join(' and ')}.`, { code: 'QTIMERS_BAD_ENV' });
+  }
+}
+
+setFrom(settings.from);
+fromEnvironment(proc.env);
+
+module.exports = {
+  settings, state, TIMEOUT_MAX,
+  setOn, setFrom, armed, armedAt, refreshed, unlinked, mark, atDrain, forEachPending,
+  fileLateness, counts, resetCounts, connect, granularity,
+};
