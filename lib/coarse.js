@@ -20,12 +20,16 @@
  * exact ones.
  * It must never call user code, never read the clock when a timer is armed or refreshed (only
  * when a settle is due: a drain, the settle wakeup, a full list), never stamp a start with a
- * reading older than the call it settles, and never import timeouts.js (it hands itself the
- * functions it needs through connect()).
+ * reading older than the call it settles, and never import timeouts.js (which calls it).
  */
 'use strict';
 
+// qtimers' own code from here to the end() at the bottom (own-frames.js)
+const ownFrom = require('./own-frames').begin();
+
 const clock = require('./clock');
+const { wantDriverBy, uncountRef } = require('./timeout-driver');
+const { settled } = require('./refresh-batch');
 const { CoarseSlots } = require('./coarse-slots');
 const { latenessBucket, EXACT_BUCKETS, BUCKETS } = require('./lateness');
 const { REFED, COARSE, FORCED, NOTED, SLOTTED, FLAG_BITS } = require('./flags');
@@ -60,8 +64,14 @@ let seqReading = -1;             // the reading the sequence counts for
 let seq = 0;
 const due = [];                  // reused by fireDue
 
-// timeouts.js's functions: wantDriverBy(expiry), handOver(timer), takeFromStore(timer), uncountRef()
-let host = null;
+// The exact store's list coarse timers are handed over to when due (no exact timer has a delay
+// under 1 ms): all due, in the order handed over; keyed by its head's start, never later than due.
+const COARSE_DUE = 0;
+
+/* a pending timer leaves the exact store (it stays pending and counted: this module links it) */
+function takeFromStore(timer) {
+  settled().unlink(timer);
+}
 
 // ---------------------------------------------------------------- what is counted
 
@@ -142,7 +152,7 @@ function note(timer, f) {
   }
   unsettled.push(timer);
   timer._flags = (f & LOW) | NOTED | (n << FLAG_BITS);
-  if (n === 0) host.wantDriverBy(lastReading + tau);
+  if (n === 0) wantDriverBy(lastReading + tau);
 }
 
 /* a new timeout (flags and delay set): true if coarse, then pending and noted */
@@ -172,7 +182,7 @@ function armedAt(timer, start, fresh) {
   timer._flags = (f & LOW & ~NOTED) | COARSE | SLOTTED | (nextSeq(start) << FLAG_BITS);
   const time = slotTime(start + delay, delay);
   slots.add(timer, time);
-  host.wantDriverBy(time);
+  wantDriverBy(time);
   return true;
 }
 
@@ -184,14 +194,14 @@ function refreshed(timer) {
   if (!wants(timer, f)) {
     if ((f & COARSE) === 0) return false;
     // coarse no more (the knob changed): taken out, then refreshed as a timer not pending
-    if (!unlinked(timer)) host.takeFromStore(timer);
+    if (!unlinked(timer)) takeFromStore(timer);
     timer._flags &= ~COARSE;
-    if (f & REFED) host.uncountRef();
+    if (f & REFED) uncountRef();
     return false;
   }
   if ((f & SLOTTED) === 0 && prev !== UNSETTLED) {
     // an exact pending one (the knob turned on since), or a coarse one handed over, not yet run
-    host.takeFromStore(timer);
+    takeFromStore(timer);
     timer._idlePrev = UNSETTLED;
   }
   note(timer, f | COARSE);
@@ -221,7 +231,7 @@ function mark(timer) {
   const f = timer._flags;
   timer._flags = f | FORCED;
   if ((f & COARSE) !== 0 || timer._idlePrev === null) return;   // already, or from its next arming
-  host.takeFromStore(timer);                // pending exact: to a slot, with the start it has
+  takeFromStore(timer);                // pending exact: to a slot, with the start it has
   armedAt(timer, timer._idleStart, false);
 }
 
@@ -245,7 +255,7 @@ function settle(now) {
     }
   }
   unsettled.length = 0;
-  host.wantDriverBy(slots.firstTime());
+  wantDriverBy(slots.firstTime());
 }
 
 function byDue(a, b) {
@@ -275,10 +285,11 @@ function fireDue(now) {
   }
   if (due.length !== 0) {
     if (due.length > 1) due.sort(byDue);
-    for (let i = 0; i < due.length; i++) host.handOver(due[i]);
+    const store = settled();
+    for (let i = 0; i < due.length; i++) store.append(due[i], COARSE_DUE);   // run by the drain
     due.length = 0;
   }
-  host.wantDriverBy(slots.firstTime());
+  wantDriverBy(slots.firstTime());
 }
 
 /* a drain starts with the reading `now` (before any callback): settle, then hand over what is due */
@@ -298,11 +309,6 @@ function forEachPending(visit) {
     const f = timer._flags;
     if ((f & (NOTED | SLOTTED)) === NOTED && (f >>> FLAG_BITS) === i) visit(timer, Math.trunc(timer._idleTimeout));
   }
-}
-
-/* timeouts.js hands over what this module needs of it */
-function connect(functions) {
-  host = functions;
 }
 
 // ---------------------------------------------------------------- the environment
@@ -337,5 +343,7 @@ fromEnvironment(proc.env);
 module.exports = {
   settings, state, TIMEOUT_MAX,
   setOn, setFrom, armed, armedAt, refreshed, unlinked, mark, atDrain, forEachPending,
-  fileLateness, counts, resetCounts, connect, granularity,
+  fileLateness, counts, resetCounts, granularity, COARSE_DUE,
 };
+
+require('./own-frames').end(ownFrom);

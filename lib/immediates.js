@@ -52,7 +52,7 @@ const { REFED, DESTROYED, CLEARED, EXTRA, CONTEXT } = require('./flags');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const nativeSetImmediate = natives.setImmediate;
-const tickCallback = natives.tickCallback;
+const runTicks = natives.runTicks;
 const needsEnd = section.needsEnd;
 const contextState = context.state;
 const NONE = context.NONE;
@@ -145,9 +145,9 @@ section.atEnd(syncDriver);
 
 // ---------------------------------------------------------------- the driver
 
-// made outside any user's async context (see context.makeDriver)
+// made outside any user's async context (see context.asDriver)
 function queueDriver() {
-  driver = contextState.mode !== NONE ? context.makeDriver(nativeSetImmediate, runImmediates) : nativeSetImmediate(runImmediates);
+  driver = context.asDriver(nativeSetImmediate, runImmediates);
   driverRefed = true;
   if (refedCount === 0) {
     driverRefed = false;
@@ -172,13 +172,13 @@ function addImmediate(imm) {
 
 /* the first pending immediate rides a native driver of its own (see the header) */
 function carry(imm) {
-  imm._carrier = contextState.mode !== NONE ? context.makeDriver(queueCarrier, imm) : queueCarrier(imm);
+  imm._carrier = context.asDriver(queueCarrier, imm);
   carrierQueued = true;
   carriedCallback = imm._onImmediate;
   driverRefed = true;               // imm is referenced
 }
 
-// made outside any user's async context, as a driver (context.makeDriver passes imm, no closure)
+// made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
 function queueCarrier(imm) {
   return nativeSetImmediate(runImmediates, imm);
 }
@@ -284,9 +284,8 @@ function runImmediates(carriedImm) {
       // right after this driver returns, they get their chance at this turn's budget.
       if (first === null && preQueued === 0 && (newBudget === 0 || (queue.length === 0 && !ticksOwed))) break;
       if (ticksOwed) {
-        if (tickCallback === null) break;   // Node drains them when this turn ends; the rest wait
+        if (!runTicks()) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
-        tickCallback();
         continue;           // the ticks may have cleared or queued immediates: look again
       }
       let imm;

@@ -20,6 +20,7 @@
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const timeoutCounts = require('./timeout-counts');
 const coarse = require('./coarse');
 const { bucketHigh } = require('./lateness');
 const clock = require('./clock');
@@ -125,7 +126,7 @@ function timerStats(options) {
     .sort((a, b) => b.pending - a.pending || a.delay - b.delay)
     .slice(0, LARGEST_LISTS);
   const immCounts = immediates.counts();
-  const tmoCounts = timeouts.counts();
+  const tmoCounts = timeoutCounts.counts();
   const coarseCounts = coarse.counts();
   imm.ran = immCounts.ran;
   imm.threw = immCounts.threw;
@@ -136,7 +137,7 @@ function timerStats(options) {
   tmo.drains = tmoCounts.drains;
   if (reset) {
     immediates.resetCounts();
-    timeouts.resetCounts();
+    timeoutCounts.resetCounts();
     coarse.resetCounts();
   }
   // coarse timeouts apart (coarse.js): their lateness is beyond their own due time, and the
