@@ -1,7 +1,8 @@
 'use strict';
 // `npm run bench:coarse` (benchmark/coarse/) and the coarse rows of bench:apps and bench:bounds:
 // every scenario runs, for a fraction of a second, natively, with exact qtimers and with coarse
-// qtimers (the coarse build really has coarse mode on, the exact one off), the table carries the
+// qtimers (the coarse build really has coarse mode on, the exact one off), and the call-rate ones
+// with the bound (timers that cost nothing), the table carries the
 // issue's targets and the lateness bound, the apps' coarse variants run coarse only under
 // qtimers and are refused when QTIMERS_COARSE does not turn coarse mode on, and nothing is
 // written to the results.  Nothing here times anything.
@@ -56,6 +57,7 @@ module.exports = {
         t.ok(new RegExp('\\] ' + name + ' ' + build + ': ').test(smoke.stdout), name + ' ' + build + ' ran:\n' + smoke.stdout);
       }
     }
+    for (const name of ['refresh', 'setclear']) t.ok(new RegExp('\\] ' + name + ' bound: ').test(smoke.stdout), name + ': the bound ran');
     const rows = smoke.stdout.split('\n').filter((l) => /^\| /.test(l));
     for (const [, label] of coarse.ROWS) {
       const row = rows.find((l) => l.startsWith('| ' + label.trim() + ' |'));
@@ -63,8 +65,8 @@ module.exports = {
       // native, exact and coarse figures are numbers
       if (row) t.ok(row.split('|').slice(3, 6).every((cell) => /\d/.test(cell)), row);
     }
-    t.ok(rows.some((l) => /\| >= 4x\)? \|$|\(>= 4x\) \|$/.test(l)), 'the 4x targets are shown:\n' + rows.join('\n'));
-    t.ok(rows.some((l) => /coarse <= 1\/8 of native\) \|$/.test(l)), 'the wakeups target is shown');
+    t.ok(rows.some((l) => /\(>= 4x\) \| [\d.]+x/.test(l)), 'the 4x targets are shown, with the bound:\n' + rows.join('\n'));
+    t.ok(rows.some((l) => /coarse <= 1\/8 of native\) \|/.test(l)), 'the wakeups target is shown');
     t.ok(rows.some((l) => /^\| coarse \|.*1\/8 beyond native's max \|$/.test(l)), 'the lateness bound is shown');
     t.ok(/load average \d+\.\d\d at the start/.test(smoke.stdout), 'the load average is reported');
     t.done();
@@ -122,7 +124,7 @@ module.exports = {
     const late = (max) => ({ fired: 10, p50: max / 2, p99: max, max, early: 0, worstEarlyMs: 0 });
     const measured = {
       results: {
-        refresh: { native: [f(1), f(1)], exact: [f(2), f(2)], coarse: [f(5), f(3)] },
+        refresh: { native: [f(1), f(1)], exact: [f(2), f(2)], coarse: [f(5), f(3)], bound: [f(6), f(6)] },
         wakeups: { native: [f(800)], exact: [f(800)], coarse: [f(50)] },
         lateness: { native: [late(0.02)], exact: [late(0.02)], coarse: [late(0.14)] },
       },
@@ -132,6 +134,8 @@ module.exports = {
     const rows = coarse.tableRows(measured);
     t.equal(rows[0].coarseRatio, '4.00x (3.00-5.00)');
     t.equal(rows[0].verdict, 'met (>= 4x)');
+    t.equal(rows[0].boundRatio, '6.00x');
+    t.equal(rows[1].boundRatio, '-', 'no bound for wakeups');
     t.equal(rows[1].coarseRatio, '16.00x', 'wakeups: native / coarse');
     t.equal(rows[1].verdict, 'met (coarse <= 1/8 of native)');
     t.ok(/\| coarse \|.*\| 14\.00% \|.*\| within 1\/8 beyond native's max \|/.test(text), text);

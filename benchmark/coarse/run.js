@@ -3,7 +3,8 @@
  * coarse/run: `npm run bench:coarse`, what qtimers' opt-in coarse mode (issue 32) buys on mass
  * timeouts and what it costs in lateness: native vs exact qtimers vs coarse qtimers
  * (QTIMERS_COARSE=1, the default threshold of 1000 ms; every scenario's timers are at or above
- * it, its drivers below it), in fresh processes (child.js), one at a time, the three builds'
+ * it, its drivers below it), and for the call-rate rows a bound (free-timers.js: timers that
+ * cost nothing but their handle), in fresh processes (child.js), one at a time, the builds'
  * order reversed every other round.
  *
  * Owns the builds, the rounds and the report: each scenario's figures (scenarios.js) are
@@ -29,7 +30,10 @@ const { formatValue } = require('../apps/chart');
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(__dirname, 'child.js');
 const RESULT_FILE = path.join(ROOT, 'benchmark', 'results', 'coarse.md');
-const BUILDS = ['native', 'exact', 'coarse'];
+const FREE = path.join(__dirname, 'free-timers.js');
+const BUILDS = ['native', 'exact', 'coarse', 'bound'];
+// the scenarios the bound (free-timers.js: timers that cost nothing and never fire) is measured in
+const BOUND_SCENARIOS = ['refresh', 'setclear'];
 
 /*
  * The rows of the table: [scenario, label, unit, figure(result) => number, better, target].
@@ -97,7 +101,7 @@ function buildCommand(build, scenario, opts) {
   delete env.QTIMERS_COARSE;
   delete env.QTIMERS_COARSE_FROM;
   if (build === 'coarse') env.QTIMERS_COARSE = '1';
-  const args = build === 'native' ? [] : ['-r', opts.qtimers];
+  const args = build === 'native' ? [] : ['-r', build === 'bound' ? FREE : opts.qtimers];
   return { args: args.concat(CHILD, scenario, opts.size), env };
 }
 
@@ -119,7 +123,7 @@ function runChild(build, scenario, opts) {
     return { error: 'exit code ' + child.status + ': ' + (child.stderr || '').trim().split('\n').slice(-3).join(' / ') };
   }
   const result = JSON.parse(line.slice('RESULT '.length));
-  if (build !== 'native' && result.timers !== 'qtimers') return { error: 'qtimers was not installed' };
+  if ((build === 'exact' || build === 'coarse') && result.timers !== 'qtimers') return { error: 'qtimers was not installed' };
   if (build === 'coarse' && result.coarse && result.coarse.on !== true) {
     return { error: 'QTIMERS_COARSE=1 did not turn coarse mode on (setTimeout.coarse is ' + result.coarse.on + ')' };
   }
@@ -136,19 +140,19 @@ function measure(opts, log) {
   const errors = [];
   let hasCoarse = true;
   let stats = null;
-  for (const scenario of opts.scenarios) results[scenario] = { native: [], exact: [], coarse: [] };
+  for (const scenario of opts.scenarios) results[scenario] = { native: [], exact: [], coarse: [], bound: [] };
   for (let round = 1; round <= opts.rounds; round++) {
     const order = round % 2 ? BUILDS : BUILDS.slice().reverse();
     for (const scenario of opts.scenarios) {
       for (const build of order) {
-        if (build === 'coarse' && !hasCoarse) continue;
+        if ((build === 'coarse' && !hasCoarse) || (build === 'bound' && !BOUND_SCENARIOS.includes(scenario))) continue;
         const result = runChild(build, scenario, opts);
         if (result.error) {
           errors.push(`${scenario} ${build} round ${round}: ${result.error}`);
           log(`  [${round}/${opts.rounds}] ${scenario} ${build}: ${result.error}`);
           continue;
         }
-        if (build !== 'native' && result.coarse === null && hasCoarse) {
+        if ((build === 'exact' || build === 'coarse') && result.coarse === null && hasCoarse) {
           hasCoarse = false;
           log('  this qtimers has no coarse mode (no setTimeout.coarse): native and exact only, no results written');
           if (build === 'coarse') continue;
@@ -213,13 +217,15 @@ function tableRows(measured) {
   for (const [scenario, label, unit, figure, better, target] of ROWS) {
     const r = measured.results[scenario];
     if (!r) continue;
-    const value = (build) => (r[build].length ? median(r[build].map(figure)) : undefined);
-    const exact = ratios(r.exact, r.native, figure, better);
-    const coarse = ratios(r.coarse, r.native, figure, better);
+    const runs = (build) => r[build] || [];
+    const value = (build) => (runs(build).length ? median(runs(build).map(figure)) : undefined);
+    const exact = ratios(runs('exact'), runs('native'), figure, better);
+    const coarse = ratios(runs('coarse'), runs('native'), figure, better);
+    const bound = ratios(runs('bound'), runs('native'), figure, better);
     const verdict = target === null || !coarse.length ? '' : (median(coarse) >= target ? 'met' : 'MISSED') +
       ' (' + (better === 'higher' ? '>= ' + target + 'x' : 'coarse <= 1/' + target + ' of native') + ')';
-    rows.push({ label, unit, native: value('native'), exact: value('exact'), coarse: value('coarse'),
-      exactRatio: ratioText(exact), coarseRatio: ratioText(coarse), verdict });
+    rows.push({ label, unit, native: value('native'), exact: value('exact'), coarse: value('coarse'), bound: value('bound'),
+      exactRatio: ratioText(exact), coarseRatio: ratioText(coarse), boundRatio: ratioText(bound), verdict });
   }
   return rows;
 }
@@ -229,7 +235,7 @@ function latenessRows(measured) {
   const r = measured.results.lateness;
   if (!r) return [];
   const nativeMax = r.native.length ? Math.max(...r.native.map((f) => f.max)) : 0;
-  return BUILDS.filter((build) => r[build].length).map((build) => {
+  return BUILDS.filter((build) => r[build] && r[build].length).map((build) => {
     const list = r[build];
     const max = Math.max(...list.map((f) => f.max));
     const early = list.reduce((n, f) => n + f.early, 0);
@@ -242,11 +248,11 @@ function latenessRows(measured) {
 }
 
 function markdown(measured, header) {
-  const lines = [header, '', '| figure | unit | native | exact qtimers | coarse qtimers | exact vs native | coarse vs native | target |',
-    '|---|---|--:|--:|--:|--:|--:|---|'];
+  const lines = [header, '', '| figure | unit | native | exact qtimers | coarse qtimers | exact vs native | coarse vs native | target | ' +
+    'bound: timers that cost nothing, vs native |', '|---|---|--:|--:|--:|--:|--:|---|--:|'];
   for (const row of tableRows(measured)) {
     lines.push(`| ${row.label.trim()} | ${row.unit} | ${fmt(row.native)} | ${fmt(row.exact)} | ${fmt(row.coarse)} | ` +
-      `${row.exactRatio} | ${row.coarseRatio} | ${row.verdict} |`);
+      `${row.exactRatio} | ${row.coarseRatio} | ${row.verdict} | ${row.boundRatio} |`);
   }
   const late = latenessRows(measured);
   if (late.length) {
@@ -267,11 +273,14 @@ function markdown(measured, header) {
   return lines.join('\n') + '\n';
 }
 
-const NOTES = 'Each build ran in fresh processes, one at a time, in the order native, exact, coarse and reversed every ' +
-  'other round; figures are medians over rounds, ratios the median of the per-round ratios to native (range in ' +
+const NOTES = 'Each build ran in fresh processes, one at a time, in the order native, exact, coarse, bound and reversed ' +
+  'every other round; figures are medians over rounds, ratios the median of the per-round ratios to native (range in ' +
   'parentheses; > 1 is better than native: build / native for calls per CPU-second, native / build for wakeups and ' +
   'CPU).  Coarse: QTIMERS_COARSE=1 with the default threshold (1000 ms); every scenario\'s timers are at or above it ' +
-  'and its drivers (setImmediate, a 50 ms or 20 ms interval) below it, so they stay exact.  refresh and set+clear: ' +
+  'and its drivers (setImmediate, a 50 ms or 20 ms interval) below it, so they stay exact.  Bound (refresh and ' +
+  'set+clear only): timers that cost nothing but a handle as large as a Node Timeout (benchmark/coarse/free-timers.js; ' +
+  'refresh() writes one field, nothing fires): no library that returns a handle per setTimeout can beat it, so a target ' +
+  'above its ratio is out of reach.  refresh and set+clear: ' +
   'batches of 1000 calls with a setImmediate between, calls per CPU-second of the process.  Wakeups: turns of the ' +
   'event loop per second (libuv\'s own count, performance.nodeTiming.uvMetricsInfo.loopCount; voluntary context ' +
   'switches where Node has no such count, Node 18), less the refresh driver\'s own ticks (each a turn in every build); ' +
