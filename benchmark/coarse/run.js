@@ -49,9 +49,13 @@ const ROWS = [
   ['wakeups', '  the same, refreshed at random: CPU', 'ms/s', (f) => 1000 * f.busy.cpuPerSecond, 'lower', null],
 ];
 
-/* a phase's wakeups: libuv's loop turns where Node exposes them, else voluntary context switches */
+/*
+ * a phase's wakeups beyond the driver's: libuv's loop turns where Node exposes them, else
+ * voluntary context switches (each of the driver's ticks is one of those too)
+ */
 function turns(phase) {
-  return phase.turnsPerSecond === null ? phase.switchesPerSecond : phase.turnsPerSecond;
+  if (phase.turnsPerSecond !== null) return phase.turnsPerSecond;
+  return Math.max(0, phase.switchesPerSecond - phase.driverTurnsPerSecond);
 }
 
 const HELP = `usage: npm run bench:coarse -- [options]     (or: node benchmark/coarse/run.js [options])
