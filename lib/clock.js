@@ -30,9 +30,8 @@ const section = require('./section');
 // loop time wherever the kernel's coarse monotonic clock ticks less than once a millisecond
 // (CONFIG_HZ below 1000): there whole milliseconds of both tick at the same instants, and "armed
 // for N ms" and "N ms have passed" agree.  With HZ=1000 libuv reads CLOCK_MONOTONIC_COARSE
-// instead, which lags this one by up to a tick.  That case was measured with the loop's clock
-// emulated so (1 ms chains, and timers made at random points of a millisecond): as many wakeups
-// per timer as native, and late timers within the run-to-run spread of native's.
+// instead, which lags this one by up to a tick: as many wakeups per timer as native there too
+// (docs/decisions.md, "the clock follows libuv's loop clock").
 const hrtimeBigint = natives.hrtimeBigint;
 const NS_PER_MS = BigInt(1e6);
 

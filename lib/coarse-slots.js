@@ -9,9 +9,13 @@
  * then skipped (or serves a slot made again for the same time).
  * Invariant: a timer in a slot has neighbours that are timers of the same slot or the slot
  * itself; prev === next only when that is the slot, with the timer alone in it.
- * It must never import anything, read a clock, call user code or look at a timer's other fields.
+ * It must never import anything but timeout-list.js (whose linked-list append it shares), read a
+ * clock, call user code or look at a timer's other fields.
  */
 'use strict';
+
+// a TimeoutList's append, which reads and writes only the sentinel's and the timer's links
+const linkLast = require('./timeout-list').TimeoutList.prototype.link;
 
 class Slot {
   constructor(time) {
@@ -40,11 +44,7 @@ class CoarseSlots {
       this.byTime.set(time, slot);
       heapPush(this.times, time);
     }
-    const tail = slot._idlePrev;
-    timer._idlePrev = tail;
-    timer._idleNext = slot;
-    tail._idleNext = timer;
-    slot._idlePrev = timer;
+    linkLast.call(slot, timer);
   }
 
   /* take `timer` out of its slot; an emptied slot leaves the Map */

@@ -13,8 +13,9 @@
  * timeouts.js, which runs them with every exact timer's semantics; the others are re-slotted.
  * One-delay order: due timers are handed over sorted by (expiry, start, settle sequence), the
  * sequence kept in the high bits of _flags (no memory per timer).
- * Late by at most granularity(delay) + TAU beyond when Node would fire, TAU being
- * granularity(coarseFrom) / 2 (at least 1 ms): under delay/8 for delays >= coarseFrom.
+ * Late by at most granularity(delay) + TAU beyond when Node would fire, counted from the end of
+ * the synchronous work that made the call (a settle needs the program back in the event loop),
+ * TAU being granularity(coarseFrom) / 2 (at least 1 ms): under delay/8 for delays >= coarseFrom.
  * A pending coarse timer's _idlePrev is never null (UNSETTLED, a slot link, or the exact store's
  * link once handed over), so timeouts.js's reference count, ref(), unref() and clear work as for
  * exact ones.
@@ -41,9 +42,10 @@ const TIMEOUT_MAX = 2 ** 31 - 1;
 // sequence (order among timers settled by one reading).
 const LOW = (1 << FLAG_BITS) - 1;
 const MAX_SEQ = (1 << (30 - FLAG_BITS)) - 1;
-// The unsettled list is settled at once by a clock read when it holds this many notes (bounds
-// its memory and keeps a place within the high bits).
-const UNSETTLED_MAX = 65536;
+// The unsettled list is settled at once by a clock read when it holds this many notes: one read
+// per 1024 calls at most, and the timers settled are the ones just touched, still in the CPU's
+// caches (docs/decisions.md, 2026-11-27).
+const UNSETTLED_MAX = 1024;
 
 const settings = {
   on: false,        // setTimeout.coarse
@@ -58,7 +60,9 @@ let tau = 16;       // ms from the first note to the settle wakeup asked for
 const UNSETTLED = Object.freeze({ unsettled: true });
 
 const slots = new CoarseSlots();
-const unsettled = [];
+const unsettled = [];             // the notes, unsettled[0 .. noted): a timer, or null if cleared
+for (let i = 0; i < UNSETTLED_MAX; i++) unsettled.push(null);   // packed, never holey, never grown
+let noted = 0;
 let lastReading = clock.now();   // the latest settle reading (a settle wakeup counts from it)
 let seqReading = -1;             // the reading the sequence counts for
 let seq = 0;
@@ -103,8 +107,8 @@ function resetCounts() {
 
 /* the largest power of two <= delay/16, at least 1 */
 function granularity(delay) {
-  const q = delay >>> 4;
-  return q === 0 ? 1 : 2 ** (31 - Math.clz32(q));
+  const q = delay >>> 4;          // < 2^27: the shift stays a small integer
+  return q === 0 ? 1 : 1 << (31 - Math.clz32(q));
 }
 
 /* the slot time of `expiry` for a timer of `delay`: rounded up to the delay's granularity */
@@ -143,14 +147,15 @@ function nextSeq(reading) {
 
 /* note a pending coarse timer (flags `f`) as armed or refreshed now: no clock, no move */
 function note(timer, f) {
-  let n = unsettled.length;
+  let n = noted;
   if ((f & NOTED) !== 0 && (f >>> FLAG_BITS) === n - 1) return;   // the latest note already
   if (n === UNSETTLED_MAX) {
     settle(clock.now());
     n = 0;
     f = timer._flags | COARSE;
   }
-  unsettled.push(timer);
+  unsettled[n] = timer;
+  noted = n + 1;
   timer._flags = (f & LOW) | NOTED | (n << FLAG_BITS);
   if (n === 0) wantDriverBy(lastReading + tau);
 }
@@ -176,7 +181,7 @@ function armedAt(timer, start, fresh) {
     if ((f & COARSE) !== 0) timer._flags = f & LOW & ~(COARSE | NOTED | SLOTTED);
     return false;
   }
-  if (fresh && unsettled.length !== 0) settle(start);
+  if (fresh && noted !== 0) settle(start);
   const delay = Math.trunc(timer._idleTimeout);
   timer._idleStart = start;
   timer._flags = (f & LOW & ~NOTED) | COARSE | SLOTTED | (nextSeq(start) << FLAG_BITS);
@@ -218,8 +223,8 @@ function unlinked(timer) {
     // its note goes (the last one, as in a set/clear loop) or lets the timer go: a cleared timer
     // is garbage at once, as an exact one is
     const at = f >>> FLAG_BITS;
-    if (at === unsettled.length - 1) unsettled.pop();
-    else unsettled[at] = null;
+    unsettled[at] = null;
+    if (at === noted - 1) noted = at;
   }
   timer._flags = f & ~(NOTED | SLOTTED);
   return true;
@@ -240,21 +245,29 @@ function mark(timer) {
 /* every noted timer starts at `now`, a reading taken after all their calls */
 function settle(now) {
   lastReading = now;
-  const n = unsettled.length;
+  const n = noted;
   if (n === 0) return;
+  noted = 0;
+  if (now !== seqReading) {
+    seqReading = now;
+    seq = 0;
+  }
+  let s = seq;
   for (let i = 0; i < n; i++) {
     const timer = unsettled[i];
     if (timer === null) continue;         // cleared
+    unsettled[i] = null;
     const f = timer._flags;
     if ((f & NOTED) === 0 || (f >>> FLAG_BITS) !== i) continue;   // noted again later
     timer._idleStart = now;
-    timer._flags = (f & LOW & ~NOTED) | SLOTTED | (nextSeq(now) << FLAG_BITS);
+    timer._flags = (f & LOW & ~NOTED) | SLOTTED | (s << FLAG_BITS);
+    if (s < MAX_SEQ) s += 1;
     if ((f & SLOTTED) === 0) {
       const delay = Math.trunc(timer._idleTimeout);
       slots.add(timer, slotTime(now + delay, delay));
     }
   }
-  unsettled.length = 0;
+  seq = s;
   wantDriverBy(slots.firstTime());
 }
 
@@ -303,7 +316,7 @@ function forEachPending(visit) {
   slots.forEach(function visitSlotted(timer) {
     visit(timer, Math.trunc(timer._idleTimeout));
   });
-  for (let i = 0; i < unsettled.length; i++) {
+  for (let i = 0; i < noted; i++) {
     const timer = unsettled[i];
     if (timer === null) continue;
     const f = timer._flags;

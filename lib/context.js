@@ -112,6 +112,12 @@ const rootScope = new RootScope('qtimers');
 const restorers = [];
 const storeRestorers = [];     // run() and enterWith(), needed until a store is carried
 
+// Nothing left to learn once resources are carried and program hooks are known to be on.
+function dropWrappersIfDone() {
+  if (state.mode !== RESOURCES || !state.programHooks) return;
+  while (restorers.length > 0) restorers.pop()();
+}
+
 function raiseMode(mode) {
   if (mode <= state.mode) return;
   state.mode = mode;
@@ -123,12 +129,6 @@ function noteProgramHook() {
   state.programHooks = true;
   raiseMode(RESOURCES);
   dropWrappersIfDone();
-}
-
-// Nothing left to learn once resources are carried and program hooks are known to be on.
-function dropWrappersIfDone() {
-  if (state.mode !== RESOURCES || !state.programHooks) return;
-  while (restorers.length > 0) restorers.pop()();
 }
 
 /* carry full async context (AsyncResources) from now on; the default mode learns it itself */
@@ -176,8 +176,12 @@ const NO_FRAME = Object.freeze({});
 // it: AsyncLocalStorage, from one of Node's own modules.  It must never be found by entering a
 // store of our own: enabling any hook switches on V8's promise hooks, and with them every
 // promise of the process stays twice as slow for good, even after the hook is disabled
-// (measured: new Promise 70 ns natively, 150 ns after a store was entered and disabled, Node 20).
+// (docs/decisions.md, "Node's storage hook is recognised by who enables it").
 let storageHook = null;
+
+function returnCallSites(err, callSites) {
+  return callSites;
+}
 
 /* whether the enable() being called comes from Node's AsyncLocalStorage (one stack capture) */
 function enabledByStorage(enable) {
@@ -202,10 +206,6 @@ function enabledByStorage(enable) {
   try { Error.stackTraceLimit = savedLimit; } catch (err) { /* as the program left it */ }
   try { Error.prepareStackTrace = savedPrepare; } catch (err) { /* as the program left it */ }
   return fromStorage;
-}
-
-function returnCallSites(err, callSites) {
-  return callSites;
 }
 
 if (!state.programHooks) {

@@ -79,6 +79,12 @@ function defineOwn(target, name, value) {
   Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
 }
 
+/* Node's dispose with a foreign `this`, where this Node has one (it is clear*(this)) */
+function nativeDispose(nativePrototype, self) {
+  const dispose = nativePrototype[SymbolDispose];
+  if (typeof dispose === 'function') dispose.call(self);
+}
+
 class Timeout {
   constructor(callback, after, flags) {
     // Node's own order for Node's fields (a program listing the keys sees them so), which also
@@ -343,13 +349,14 @@ function ImmediateWithExtras(callback, flags, args, asyncContext) {
 }
 ImmediateWithExtras.prototype = Immediate.prototype;
 
-/* Node's dispose with a foreign `this`, where this Node has one (it is clear*(this)) */
-function nativeDispose(nativePrototype, self) {
-  const dispose = nativePrototype[SymbolDispose];
-  if (typeof dispose === 'function') dispose.call(self);
-}
-
 // ---------------------------------------------------------------- what timers.js hands over
+
+function symbolsOf(handle) {
+  const all = Object.getOwnPropertySymbols(handle);
+  const byName = { all };
+  for (const symbol of all) byName[symbol.description] = symbol;
+  return byName;
+}
 
 /*
  * Node's Timeout and Immediate prototypes, one native handle of each kind (for the symbols Node
@@ -371,13 +378,6 @@ function useNatives(natives) {
       configurable: true,
     });
   }
-}
-
-function symbolsOf(handle) {
-  const all = Object.getOwnPropertySymbols(handle);
-  const byName = { all };
-  for (const symbol of all) byName[symbol.description] = symbol;
-  return byName;
 }
 
 module.exports = {

@@ -3,37 +3,26 @@
  *
  * Owns the pending immediates (an ImmediateQueue), their lifecycle (pending, running,
  * destroyed) and reference count, the native driver that drains them, and the knobs of a drain
- * (setImmediate.maxTickDepth and maxTurnMs).  One native setImmediate (the driver) runs the
- * queue; it is queued when the first immediate is added and referenced exactly when a
- * referenced immediate is pending, settled at the end of the section (section.js), so with
- * only unref'd immediates left the process exits as Node's would.  Between two callbacks the
- * drain runs the nextTick and microtask queues (process._tickCallback, what Node runs after
- * each native callback; a Node without it gets one callback per driver turn), and a callback that throws leaves the drain with the exception still
- * propagating, so it reaches 'uncaughtException' (or ends the process) as a native one does,
- * while the `finally` queues a driver for whatever is left: nothing is lost or run twice.
- * Also owns what is counted of them for stats.js (callbacks run and thrown, driver turns), in
- * integer increments.
- *
+ * (setImmediate.maxTickDepth and maxTurnMs).  The driver is queued when the first immediate is
+ * added and referenced exactly when a referenced immediate is pending (settled at the end of
+ * the section, section.js), so with only unref'd immediates left the process exits as Node's
+ * would.  Between two callbacks the drain runs the nextTick and microtask queues
+ * (natives.runTicks; a Node without them gets one callback per driver turn); a callback that
+ * throws leaves the drain with the exception propagating, as a native one, and the `finally`
+ * queues a driver for whatever is left: nothing is lost or run twice.  Also owns what is
+ * counted of them for stats.js (callbacks run and thrown, driver turns).
  * The first immediate queued when nothing is pending rides its driver as the driver's argument
- * (a carrier), instead of waiting in the queue:
+ * (a carrier) instead of waiting in the queue:
  *
  *     setImmediate(A)          native setImmediate(runImmediates, A) -> Node's list -> D
  *     setImmediate(B)          queue: [B]          (A is not in it; D's turn runs A, then B)
  *
- * Why: between the call and its turn, nothing of qtimers' own then points at A, which is
- * young.  V8 wakes a helper thread for a young-generation collection whenever two or more old
- * pages point into the young generation; Node's list is one, and qtimers' queue or a variable
- * holding A or D would be the second (docs/decisions.md, "an immediate queued while none is
- * pending rides its own native setImmediate").  So nothing in this module is set to A or D
- * while they carry: the carried callback is kept for listings (a function that usually
- * outlives many turns), and a clear or unref of A, which may have to unref D, finds D through
- * A._carrier and only then keeps both here.
- * Inside a drain, an immediate queued while the turn may still run it joins the turn (the young
- * turn, below), which needs the queue.  Once a turn has run out of time on long callbacks
- * (`joinless`, see LONG_CALLBACK_MS), what they queue is carried instead when nothing else is
- * pending, at the cost of one clock read at the call; turns of short callbacks, the young
- * turn's reason, read the clock no more often than before.  A carried immediate queued during
- * a turn waits for the next, in its place among Node's own, as natively.
+ * Nothing here points at A or D while they carry (the carried callback is kept for listings; a
+ * clear or unref of A finds D through A._carrier): a second old object pointing at a young one
+ * wakes V8's helper thread (docs/decisions.md, "an immediate queued while none is pending rides
+ * its own native setImmediate").  Inside a drain, an immediate queued while the turn may still
+ * run it joins the turn (the young turn, below); once a turn ran out of time on long callbacks
+ * (`joinless`), what they queue is carried instead when nothing else is pending.
  * It must never call user code except in runImmediates, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
@@ -65,13 +54,10 @@ const settings = {
   // up to N in all, newly queued ones included.
   maxTickDepth: -1000,
   // setImmediate.maxTurnMs: immediates queued while a turn runs are run in the same turn only
-  // while the turn is younger than this.  A recursive setImmediate then costs one native turn
-  // per 0.05 ms instead of one per callback: most of its speedup.  A callback longer than that
-  // ends the turn, as natively, so timers, I/O and V8's own tasks wait at most 0.05 ms longer
-  // than natively.  V8's tasks are why it is not longer: V8 posts a scavenge task, which Node
-  // runs between two loop turns, and a turn that goes on allocating makes V8 collect in the
-  // middle of the work instead (docs/decisions.md, "the young turn lasts 0.05 ms").  Its cost:
-  // one clock read per newly queued callback.
+  // while the turn is younger than this: a recursive setImmediate costs one native turn per
+  // 0.05 ms instead of one per callback, and timers, I/O and V8's tasks wait at most 0.05 ms
+  // longer than natively (docs/decisions.md, "the young turn lasts 0.05 ms").  Its cost: one
+  // clock read per newly queued callback.
   maxTurnMs: 0.05,
 };
 
@@ -101,10 +87,7 @@ const turnClock = new Float64Array(1);
 // A turn that ran out of time having run callbacks of LONG_CALLBACK_MS or more on average sets
 // `joinless`: from then on an immediate queued during a drain is carried to the next turn (when
 // nothing else is pending) rather than joining the young turn, until one is queued within
-// LONG_CALLBACK_MS of its turn's start.  For callbacks that long the young turn saves at most a
-// tenth of their cost (a native turn is about 1.2 µs), while storing them in the queue is what
-// wakes V8's helper thread (see the header); short callbacks, the young turn's reason, never
-// set it, and their turns read the clock no more often than without it.
+// LONG_CALLBACK_MS of its turn's start (why: the carrier's entry in docs/decisions.md).
 const LONG_CALLBACK_MS = 0.0125;
 let joinless = false;
 // During a drain: how many entries at the front of the queue were there when it started
@@ -115,7 +98,7 @@ let onAdd = null;
 
 // ---------------------------------------------------------------- what is counted
 
-// in a Float64Array, as timeouts.js's: no boxed double, however long the process runs
+// in a Float64Array, as timeout-counts.js's: no boxed double, however long the process runs
 const RAN = 0;                    // callbacks started (a throwing one included)
 const THREW = 1;                  // callbacks that threw
 const DRAINS = 2;                 // turns of the native driver
@@ -157,6 +140,33 @@ function queueDriver() {
 
 // ---------------------------------------------------------------- add, cancel, ref
 
+/*
+ * during a drain: should an immediate queued now wait for the next turn (and may be carried)?
+ * While the turns' callbacks are short, no: the check at its pop decides, with no clock read
+ * here.  Once a turn ran out of time on long callbacks (`joinless`), yes, unless this turn is
+ * still so young that its callbacks are short again, which ends `joinless`.
+ */
+function turnIsOver() {
+  if (turnTakes === TAKES_NONE) return true;
+  if (turnTakes === TAKES_ALL || !joinless) return false;
+  if (clock.preciseNow() - turnClock[TURN_START] >= LONG_CALLBACK_MS) return true;
+  joinless = false;
+  return false;
+}
+
+// made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
+function queueCarrier(imm) {
+  return nativeSetImmediate(runImmediates, imm);
+}
+
+/* the first pending immediate rides a native driver of its own (see the header) */
+function carry(imm) {
+  imm._carrier = context.asDriver(queueCarrier, imm);
+  carrierQueued = true;
+  carriedCallback = imm._onImmediate;
+  driverRefed = true;               // imm is referenced
+}
+
 function addImmediate(imm) {
   const f = imm._flags;
   if (f & REFED) countRef();
@@ -170,19 +180,6 @@ function addImmediate(imm) {
   if (onAdd !== null) onAdd(imm);
 }
 
-/* the first pending immediate rides a native driver of its own (see the header) */
-function carry(imm) {
-  imm._carrier = context.asDriver(queueCarrier, imm);
-  carrierQueued = true;
-  carriedCallback = imm._onImmediate;
-  driverRefed = true;               // imm is referenced
-}
-
-// made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
-function queueCarrier(imm) {
-  return nativeSetImmediate(runImmediates, imm);
-}
-
 /* a clear or unref of the carried immediate may have to unref its carrier: keep both here */
 function keepCarrier(imm) {
   driver = imm._carrier;
@@ -190,18 +187,13 @@ function keepCarrier(imm) {
   imm._carrier = null;
 }
 
-/*
- * during a drain: should an immediate queued now wait for the next turn (and may be carried)?
- * While the turns' callbacks are short, no: the check at its pop decides, with no clock read
- * here.  Once a turn ran out of time on long callbacks (`joinless`), yes, unless this turn is
- * still so young that its callbacks are short again, which ends `joinless`.
- */
-function turnIsOver() {
-  if (turnTakes === TAKES_NONE) return true;
-  if (turnTakes === TAKES_ALL || !joinless) return false;
-  if (clock.preciseNow() - turnClock[TURN_START] >= LONG_CALLBACK_MS) return true;
-  joinless = false;
-  return false;
+/* release what a run, throwing or cancelled immediate no longer needs */
+function finishImmediate(imm) {
+  imm._onImmediate = CLEARED_CALLBACK;
+  if (imm._flags & EXTRA) {
+    imm._argv = undefined;
+    if (imm._flags & CONTEXT) releaseContext(imm);
+  }
 }
 
 function cancelImmediate(imm) {
@@ -237,6 +229,21 @@ function unrefImmediate(imm) {
 
 // ---------------------------------------------------------------- the drain
 
+function runWithExtras(imm, f) {
+  const args = imm._argv;
+  if (!calledInContext(imm, imm._onImmediate, args, f)) {
+    // Method calls with the arguments spelled out, as on the fast path: Reflect.apply goes
+    // through V8's generic array-like call, which costs more than the rest of the callback's
+    // bookkeeping.  setImmediate made the array, one to three long unless there were more.
+    if (args === undefined) imm._onImmediate();
+    else if (args.length === 1) imm._onImmediate(args[0]);
+    else if (args.length === 2) imm._onImmediate(args[0], args[1]);
+    else if (args.length === 3) imm._onImmediate(args[0], args[1], args[2]);
+    else ReflectApply(imm._onImmediate, imm, args);
+  }
+  finishImmediate(imm);
+}
+
 function runImmediates(carriedImm) {
   driver = null;
   // a carrier's turn: its immediate runs first (nothing was pending when it was queued)
@@ -251,9 +258,8 @@ function runImmediates(carriedImm) {
   drainRunning = true;
   tally[DRAINS] += 1;
   section.drainStarted();
-  // maxTickDepth N > 0: up to N callbacks, new ones included; 0: exactly those queued before
-  // this turn (Node's rule); -N: those plus up to N queued while running.  `newBudget` is how
-  // many callbacks may still run beyond those queued before the turn.
+  // settings.maxTickDepth: `newBudget` is how many callbacks may still run beyond those queued
+  // before the turn
   const depth = settings.maxTickDepth;
   let newBudget;
   if (depth > 0) {
@@ -352,30 +358,6 @@ function runImmediates(carriedImm) {
   }
 }
 
-function runWithExtras(imm, f) {
-  const args = imm._argv;
-  if (!calledInContext(imm, imm._onImmediate, args, f)) {
-    // Method calls with the arguments spelled out, as on the fast path: Reflect.apply goes
-    // through V8's generic array-like call, which costs more than the rest of the callback's
-    // bookkeeping.  setImmediate made the array, one to three long unless there were more.
-    if (args === undefined) imm._onImmediate();
-    else if (args.length === 1) imm._onImmediate(args[0]);
-    else if (args.length === 2) imm._onImmediate(args[0], args[1]);
-    else if (args.length === 3) imm._onImmediate(args[0], args[1], args[2]);
-    else ReflectApply(imm._onImmediate, imm, args);
-  }
-  finishImmediate(imm);
-}
-
-/* release what a run, throwing or cancelled immediate no longer needs */
-function finishImmediate(imm) {
-  imm._onImmediate = CLEARED_CALLBACK;
-  if (imm._flags & EXTRA) {
-    imm._argv = undefined;
-    if (imm._flags & CONTEXT) releaseContext(imm);
-  }
-}
-
 // ---------------------------------------------------------------- what it holds
 
 /* what was counted since load or the last resetCounts(), for stats.js */
@@ -385,6 +367,11 @@ function counts() {
 
 function resetCounts() {
   tally.fill(0);
+}
+
+/* a carrier is queued and its immediate was not cleared (one not kept here never was) */
+function carriedPending() {
+  return carrierQueued && (carried === null || !(carried._flags & DESTROYED));
 }
 
 /*
@@ -402,11 +389,6 @@ function forEachPending(visit) {
       if (!(imm._flags & DESTROYED)) visit(imm);
     }
   }
-}
-
-/* a carrier is queued and its immediate was not cleared (one not kept here never was) */
-function carriedPending() {
-  return carrierQueued && (carried === null || !(carried._flags & DESTROYED));
 }
 
 /* stats.js's hook for every immediate made from now on (null: none) */

@@ -110,70 +110,16 @@ function warnNotInstalled(foreign) {
   { code: 'QTIMERS_NOT_INSTALLED' });
 }
 
-function install(options) {
-  checkOptions(options, INSTALL_OPTIONS, 'install()', install);
-  const timersModule = booleanOption(options, 'timersModule', true, install);
-  if (saved !== null) uninstall();   // a re-install re-applies (possibly different) options
-  if (natives.tickCallback === null) {
-    debug('install() replaced nothing: process._tickCallback is missing');
-    return qtimers;
-  }
-  // read through the global (jest's sandbox defines lazy getters that turn into values)
-  const foreign = TIMER_NAMES.filter((name) => realm[name] !== natives.nodeFunction(natives[name]));
-  if (foreign.length > 0) {
-    debug('install() replaced nothing: %s %s not Node\'s own (fake timers?)', foreign.join(', '), foreign.length > 1 ? 'are' : 'is');
-    if (!foreign.some((name) => natives.isFake(realm[name]))) warnNotInstalled(foreign);
-    return qtimers;
-  }
-  if (saved === null) saved = [];
-  for (const name of TIMER_NAMES) replace(realm, name, timers[name], true);
-  if (!Object.prototype.hasOwnProperty.call(realm, 'currentTimestamp')) {
-    replace(realm, 'currentTimestamp', timers.currentTimestamp, false);
-  }
-  // process.getActiveResourcesInfo() lists qtimers' timers as Node lists its own
-  if (!natives.foreignRealm) activeResources.patch();
-  if (timersModule && !natives.foreignRealm) {
-    for (const name of TIMER_NAMES) replaceNodes(nodeTimers, name, timers[name], natives[name]);
-    for (const name of PROMISE_NAMES) replaceNodes(nodeTimersPromises, name, promises[name], natives.promises[name]);
-    // inside a callback it answers the callback's own handle, as natively
-    replaceNodes(asyncHooks, 'executionAsyncResource', executionResource.executionAsyncResource, executionResource.nodeExecutionAsyncResource);
-    // the scheduler's methods are on its prototype: ours go on the instance, non-enumerable
-    // like theirs, and uninstall() deletes them again; an own one is someone else's
-    // The scheduler's methods live on its class's prototype, as Node's do, so the object keeps
-    // exactly its own keys; only where the prototype still holds Node's own method
-    if (schedulerPrototype !== null) {
-      for (const name of SCHEDULER_NAMES) {
-        if (valueOf(schedulerPrototype, name) === nodeSchedulerMethods[name]) replace(schedulerPrototype, name, promises.scheduler[name], false);
-        else debug('install() left scheduler.%s alone: it is not Node\'s own function', name);
-      }
-    }
-    syncBuiltinESMExports();
-  }
-  return qtimers;
-}
-
-function uninstall() {
-  if (saved === null) return qtimers;
-  activeResources.unpatch();
-  const pending = [];
-  let moduleTouched = false;
-  // in reverse, so a property replaced twice ends as it was first found
-  for (let i = saved.length - 1; i >= 0; i--) {
-    const record = saved[i];
-    const { target, name, ours, was } = record;
-    const current = valueOf(target, name);
-    if (target !== realm) moduleTouched = true;
-    if (current === ours) {
-      if (was) Object.defineProperty(target, name, was);
-      else delete target[name];
-    } else if (was !== undefined && current !== was.value && !redirectSinonClock(record)) {
-      debug('uninstall() left %s to what was installed over it', name);
-      pending.unshift(record);
+/* the sinon clocks whose functions are in place of a global or a `timers` export */
+function sinonClocks() {
+  const clocks = new Set();
+  for (const name of TIMER_NAMES) {
+    for (const fn of [valueOf(realm, name), valueOf(nodeTimers, name)]) {
+      const clock = fn !== undefined && fn !== null ? valueOf(fn, 'clock') : undefined;
+      if (clock !== null && typeof clock === 'object') clocks.add(clock);
     }
   }
-  saved = pending.length > 0 ? pending : null;
-  if (moduleTouched) syncBuiltinESMExports();
-  return qtimers;
+  return clocks;
 }
 
 /*
@@ -204,16 +150,69 @@ function redirectSinonClock(record) {
   return redirected;
 }
 
-/* the sinon clocks whose functions are in place of a global or a `timers` export */
-function sinonClocks() {
-  const clocks = new Set();
-  for (const name of TIMER_NAMES) {
-    for (const fn of [valueOf(realm, name), valueOf(nodeTimers, name)]) {
-      const clock = fn !== undefined && fn !== null ? valueOf(fn, 'clock') : undefined;
-      if (clock !== null && typeof clock === 'object') clocks.add(clock);
+function uninstall() {
+  if (saved === null) return qtimers;
+  activeResources.unpatch();
+  const pending = [];
+  let moduleTouched = false;
+  // in reverse, so a property replaced twice ends as it was first found
+  for (let i = saved.length - 1; i >= 0; i--) {
+    const record = saved[i];
+    const { target, name, ours, was } = record;
+    const current = valueOf(target, name);
+    if (target !== realm) moduleTouched = true;
+    if (current === ours) {
+      if (was) Object.defineProperty(target, name, was);
+      else delete target[name];
+    } else if (was !== undefined && current !== was.value && !redirectSinonClock(record)) {
+      debug('uninstall() left %s to what was installed over it', name);
+      pending.unshift(record);
     }
   }
-  return clocks;
+  saved = pending.length > 0 ? pending : null;
+  if (moduleTouched) syncBuiltinESMExports();
+  return qtimers;
+}
+
+function install(options) {
+  checkOptions(options, INSTALL_OPTIONS, 'install()', install);
+  const timersModule = booleanOption(options, 'timersModule', true, install);
+  if (saved !== null) uninstall();   // a re-install re-applies (possibly different) options
+  if (natives.tickCallback === null) {
+    debug('install() replaced nothing: process._tickCallback is missing');
+    return qtimers;
+  }
+  // read through the global (jest's sandbox defines lazy getters that turn into values)
+  const foreign = TIMER_NAMES.filter((name) => realm[name] !== natives.nodeFunction(natives[name]));
+  if (foreign.length > 0) {
+    debug('install() replaced nothing: %s %s not Node\'s own (fake timers?)', foreign.join(', '), foreign.length > 1 ? 'are' : 'is');
+    if (!foreign.some((name) => natives.isFake(realm[name]))) warnNotInstalled(foreign);
+    return qtimers;
+  }
+  if (saved === null) saved = [];
+  for (const name of TIMER_NAMES) replace(realm, name, timers[name], true);
+  if (!Object.prototype.hasOwnProperty.call(realm, 'currentTimestamp')) {
+    replace(realm, 'currentTimestamp', timers.currentTimestamp, false);
+  }
+  // process.getActiveResourcesInfo() lists qtimers' timers as Node lists its own
+  if (!natives.foreignRealm) activeResources.patch();
+  if (timersModule && !natives.foreignRealm) {
+    for (const name of TIMER_NAMES) replaceNodes(nodeTimers, name, timers[name], natives[name]);
+    for (const name of PROMISE_NAMES) replaceNodes(nodeTimersPromises, name, promises[name], natives.promises[name]);
+    // inside a callback it answers the callback's own handle, as natively
+    replaceNodes(asyncHooks, 'executionAsyncResource', executionResource.executionAsyncResource, executionResource.nodeExecutionAsyncResource);
+    // the scheduler's methods: ours go on its class's prototype, where Node's are, non-enumerable
+    // like theirs (the object keeps exactly its own keys), only where the prototype still holds
+    // Node's own method; uninstall() puts Node's back
+    if (schedulerPrototype !== null) {
+      for (const name of SCHEDULER_NAMES) {
+        if (valueOf(schedulerPrototype, name) === nodeSchedulerMethods[name]) replace(schedulerPrototype, name, promises.scheduler[name], false);
+        else debug('install() left scheduler.%s alone: it is not Node\'s own function', name);
+      }
+    }
+    syncBuiltinESMExports();
+  }
+  return qtimers;
 }
 
 /*

@@ -113,6 +113,20 @@ function booleanOption(options, name, absent, caller) {
   return value;
 }
 
+function withSeparators(digits) {
+  let grouped = '';
+  let i = digits.length;
+  const start = digits[0] === '-' ? 1 : 0;
+  for (; i >= start + 4; i -= 3) grouped = `_${digits.slice(i - 3, i)}${grouped}`;
+  return `${digits.slice(0, i)}${grouped}`;
+}
+
+/* a number as Node's ERR_OUT_OF_RANGE shows it: large integers with digit separators, 1_099_511_627_776 */
+function receivedNumber(value) {
+  if (Number.isInteger(value) && Math.abs(value) > 2 ** 32) return withSeparators(String(value));
+  return util.inspect(value);
+}
+
 /* Node's RangeError ERR_OUT_OF_RANGE: `The value of "name" is out of range. It must be range. Received value` */
 function outOfRange(name, range, value) {
   let err = null;
@@ -127,20 +141,6 @@ function outOfRange(name, range, value) {
   }
   err.message = `The value of "${name}" is out of range. It must be ${range}${RECEIVED}${receivedNumber(value)}`;
   return err;
-}
-
-/* a number as Node's ERR_OUT_OF_RANGE shows it: large integers with digit separators, 1_099_511_627_776 */
-function receivedNumber(value) {
-  if (Number.isInteger(value) && Math.abs(value) > 2 ** 32) return withSeparators(String(value));
-  return util.inspect(value);
-}
-
-function withSeparators(digits) {
-  let grouped = '';
-  let i = digits.length;
-  const start = digits[0] === '-' ? 1 : 0;
-  for (; i >= start + 4; i -= 3) grouped = `_${digits.slice(i - 3, i)}${grouped}`;
-  return `${digits.slice(0, i)}${grouped}`;
 }
 
 /* the bound, a number or a function that reads the current one (MIN_TIMEOUT <= MAX_TIMEOUT) */
@@ -208,4 +208,4 @@ function define(owner, property, spec) {
   });
 }
 
-module.exports = { define, invalidArgType, outOfRange, invalidArgValue, argumentError, checkOptions, booleanOption };
+module.exports = { define, argumentError, checkOptions, booleanOption };

@@ -8,7 +8,7 @@
  * due time) and trackOrigins() (where each new handle was made: a stack captured into a side
  * WeakMap, formatted only when pending() reads it).  Pending counts are found by walking the queue and the lists,
  * so that adding and clearing a timer count nothing: a call costs O(pending).  For qtimers
- * itself: stats() for tests (queue entries, referenced handles, timeout lists, drivers) and
+ * itself: holdings() for tests (queue entries, referenced handles, timeout lists, drivers) and
  * activeHandles() for active-resources.js, which corrects process.getActiveResourcesInfo().
  * It must never change anything it reports on (a reset only zeroes the counts), never call user
  * code but Error.prepareStackTrace while formatting an origin, and never let an error of its own
@@ -31,7 +31,7 @@ const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats
 
 // ---------------------------------------------------------------- for qtimers itself
 
-function stats() {
+function holdings() {
   const i = immediates.snapshot();
   const t = timeouts.snapshot();
   return {
@@ -67,6 +67,17 @@ const PENDING_OPTIONS = ['refedOnly'];
 
 // ---------------------------------------------------------------- stats()
 
+/* the lateness that at least `fraction` of the samples do not exceed: its bucket's top, at most max */
+function percentile(buckets, count, fraction, max) {
+  const rank = Math.ceil(fraction * count);
+  let seen = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    seen += buckets[i];
+    if (seen >= rank) return Math.min(bucketHigh(i), max);
+  }
+  return max;
+}
+
 /* the lateness histogram's summary: count, mean, p50, p99 and max, in ms */
 function latenessSummary(counted) {
   const buckets = counted.lateness;
@@ -80,17 +91,6 @@ function latenessSummary(counted) {
     p99: percentile(buckets, count, 0.99, counted.latenessMax),
     max: counted.latenessMax,
   };
-}
-
-/* the lateness that at least `fraction` of the samples do not exceed: its bucket's top, at most max */
-function percentile(buckets, count, fraction, max) {
-  const rank = Math.ceil(fraction * count);
-  let seen = 0;
-  for (let i = 0; i < buckets.length; i++) {
-    seen += buckets[i];
-    if (seen >= rank) return Math.min(bucketHigh(i), max);
-  }
-  return max;
 }
 
 /*
@@ -151,7 +151,6 @@ function timerStats(options) {
 // handle -> the object its creation stack was captured into, until pending() first reads it;
 // from then on the array of its formatted frames
 const origins = new WeakMap();
-let tracking = false;
 
 function recordOrigin(handle) {
   if (origins.has(handle)) return;          // a refresh() revives a timer: it keeps its origin
@@ -164,14 +163,9 @@ function recordOrigin(handle) {
 /* trackOrigins(enabled): record where each handle made from now on was made (off by default) */
 function trackOrigins(enabled) {
   if (typeof enabled !== 'boolean') throw argumentError('enabled', 'boolean', enabled, trackOrigins);
-  tracking = enabled;
   const hook = enabled ? recordOrigin : null;
   timeouts.onTimeoutAdded(hook);
   immediates.onImmediateAdded(hook);
-}
-
-function isTrackingOrigins() {
-  return tracking;
 }
 
 /* the frames of a handle's creation stack outside qtimers' own code, or null if not recorded */
@@ -240,4 +234,4 @@ function pending(options) {
   return list;
 }
 
-module.exports = { stats, activeHandles, timerStats, pending, trackOrigins, isTrackingOrigins };
+module.exports = { holdings, activeHandles, timerStats, pending, trackOrigins };

@@ -181,7 +181,7 @@ function driverState() {
 }
 
 module.exports = {
-  RESUME_PERIOD, runWith, countRef, uncountRef, syncDriver, wantDriverBy, fire, rearmFired,
+  runWith, countRef, uncountRef, syncDriver, wantDriverBy, fire, rearmFired,
   isDriver, driverState,
 };
 

@@ -2,22 +2,20 @@
  * timeouts: the lifecycle of qtimers' setTimeout and setInterval timers, and their drain.
  *
  * Owns adding, cancelling, refresh(), ref() and unref() of a timeout (pending, running,
- * destroyed), the timeout whose callback runs, and the drain the native driver runs
- * (timeout-driver.js): what is due by one clock reading, in expiry order, the nextTick and
- * microtask queues drained between two callbacks.  A callback that throws leaves the drain with
- * the exception still propagating (to 'uncaughtException', or the process's end, as a native
- * one), and the rest runs by the same reading right after the handler, as Node's: Node's own
- * retry runs the driver again, or a nextTick queued before the handler's resumes it
- * (resumeTimeouts).  Also the knob that decides what a timer is stamped with
- * (setTimeout.exactStart), and, for stats.js, each callback's lateness (lateness.js) and the
- * counts of timeout-counts.js, filed inline: a few integer updates per callback, and from the
- * first stats() a clock read per timeout after a drain's first.
- * Where pending timers wait is refresh-batch.js's store; an interval re-arms in afterTimeout.
- * Coarse timeouts (coarse.js, opt-in) are its to place at arming, refresh() and clear, and to
- * settle and hand over as due at a drain's start; from there they run here like any other.
+ * destroyed), the timeout whose callback runs, an interval's re-arming (afterTimeout), and the
+ * drain the native driver runs (timeout-driver.js): what is due by one clock reading, in expiry
+ * order, with the nextTick and microtask queues drained between two callbacks.  A callback that
+ * throws leaves the drain with the exception still propagating, as a native one, and the rest
+ * runs by the same reading right after the handler, as Node's (resumeTimeouts).  Also the knob
+ * of what a timer is stamped with (setTimeout.exactStart) and, for stats.js, each callback's
+ * lateness and counts, filed inline (lateness.js, timeout-counts.js).  Pending timers wait in
+ * refresh-batch.js's store.  Coarse timeouts (coarse.js, opt-in) are its to place at arming,
+ * refresh() and clear, and to settle and hand over as due at a drain's start; from there they
+ * run here like any other.
  * It must never call user code except in drainTimeouts, never allocate per callback there,
- * never read a timer's fields in refresh() before the clock, and never use the globals (they
- * may be qtimers itself, or gone).
+ * never read an exact timer's fields in refresh() before the clock (with the coarse mode on,
+ * coarse.js reads its flags first, to read no clock at all for a coarse one), and never use the
+ * globals.
  */
 'use strict';
 
@@ -48,7 +46,6 @@ const CLEARED_CALLBACK = natives.clearedCallback;
 const { countRef, uncountRef, wantDriverBy } = driver;
 const { settled } = batch;
 const coarseState = coarse.state;
-// the lateness histogram, filed inline by the drain
 const {
   histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
 } = lateness;
@@ -148,11 +145,10 @@ function reviveTimeout(timer, start) {
   if (onAdd !== null) onAdd(timer);
 }
 
-// refresh() decides at the call what it does: a cleared timer stays cleared, a fired or running
-// one is linked again, a pending one gets its new start (the time of the call, as Node's) at
-// once.  Only a pending timer's move behind the others of its delay can wait: for a timer in a
-// ring it is noted in refresh-batch.js.  The clock is read first, before any field of the timer
-// (the read waits for every earlier load, and a timer's field among many misses the caches).
+// refresh() decides at the call: a cleared timer stays cleared, a fired or running one is linked
+// again, a pending one gets its new start (the time of the call, as Node's) at once; a ring's
+// timer's move waits in refresh-batch.js.  The clock is read before any field of the timer (the
+// read waits for every earlier load, and a timer's field among many misses the caches).
 function refreshTimeout(timer) {
   if (coarseState.active && coarse.refreshed(timer)) return;   // coarse: noted, no clock
   const start = startNow();
@@ -288,10 +284,9 @@ function drainTimeouts(now, started) {
       // As Node: an interval's next period counts from the start of its callback (also for a
       // timeout whose callback makes it an interval by setting _repeat, afterTimeout).
       if (f & REPEAT) repeatStart = startNow();
-      // how late it starts (the list is still keyed by its expiry): by the drain's reading for
-      // its first callback, an interval's own, or, once stats() was asked, a reading made for
-      // it (never before the drain's, which measureNow() can be by one, near a millisecond's
-      // boundary); until then, by the drain's
+      // how late it starts (its list is still keyed by its expiry): by the drain's reading for
+      // its first callback, an interval's own, else, once stats() was asked, its own reading
+      // (never before the drain's: measureNow() can be, by one), until then the drain's
       if (stamp < 0) {
         stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.measureNow() : now;
         if (stamp < now) stamp = now;
@@ -324,21 +319,16 @@ function drainTimeouts(now, started) {
       runningTimeout = null;
       afterTimeout(thrower, runningCounted, repeatStart);
     }
-    // Armed before Node sees the throw, also when a callback threw: Node refs its timer handle
-    // by what its lists hold when its timers callback returns, and with none there an arming
-    // later counts on Node's count of referenced timers, which a foreign object handed to
-    // Timeout.prototype.ref can have left one too high (the process would end with this
-    // drain's timers pending).  In the driver's own callback this only notes the expiry
-    // (rearmFired decides the period).
+    // Armed before Node sees a throw: Node refs its timer handle by its lists when its timers
+    // callback returns; armed later, the driver would rest on Node's count of referenced timers,
+    // which a foreign `this` handed to Timeout.prototype.ref can leave one too high.  In the
+    // driver's own callback this only notes the expiry (rearmFired).
     wantFirst();
     if (!completed && !resumeQueued) {
-      // A callback threw.  Node reports the exception and then, at once, goes on with the
-      // timers that were due, by the same reading, before any nextTick (those queued by an
-      // 'uncaughtException' handler included) and before immediates.  Thrown out of the
-      // driver's own callback, Node's retry runs the driver again (rearmFired), or, when that
-      // retry first runs a list Node kept for the driver, runs the nextTick queue just before
-      // it, where a nextTick queued now, ahead of the handler's, resumes the drain.  Outside
-      // the driver's callback (a drain resumed so), only the nextTick.
+      // A callback threw.  Node reports it, then at once runs the rest of what was due by the
+      // same reading, before any nextTick and before immediates: Node's retry runs the driver
+      // again (rearmFired), or runs the nextTick queue first, where this one, queued ahead of
+      // the handler's, resumes the drain (outside the driver's callback, only the nextTick).
       resumeQueued = true;
       resumeNow = now;
       resumeSerial = section.drainSerial();
@@ -354,11 +344,9 @@ function drainTimeouts(now, started) {
 
 function resumeTimeouts() {
   resumeQueued = false;
-  // Usually this runs right after the throw.  But a callback of a drain resumed so can throw
-  // too, out of Node's tick queue: the ticks still queued then wait for the next callback that
-  // returns to Node, and if that is another qtimers drain (an immediate's), this one would start
-  // timers between that drain's callback and its own ticks.  Then the driver takes them instead,
-  // at the next timers phase: late by a loop turn, never early.
+  // Usually right after the throw.  If another qtimers drain ran since (a callback of a
+  // resumed drain threw out of Node's tick queue, whose ticks then wait for the next callback
+  // to return to Node), the driver takes the rest at the next timers phase: late, never early.
   if (section.drainSerial() !== resumeSerial) {
     wantFirst();
     return;
@@ -369,9 +357,8 @@ function resumeTimeouts() {
 /* the native driver's callback */
 function runTimeouts() {
   if (driver.fire()) {
-    // run again right after a throw, by the reading the drain thrown out of decided by, as
-    // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds
-    // nothing left to do
+    // Node's retry right after a throw: by the reading of the drain thrown out of (the same
+    // wakeup, not counted again); the nextTick queued for it finds nothing left to do
     resumeQueued = false;
     drainTimeouts(resumeNow, -1);
     return;
@@ -411,10 +398,7 @@ function forEachPending(visit) {
   }
 }
 
-/*
- * the timeout whose callback runs now, if `resource` (what Node's executionAsyncResource()
- * answers) is the native driver that runs it; else null
- */
+/* the timeout whose callback runs now if `resource` (Node's executionAsyncResource()) is the driver */
 function executionResource(resource) {
   return runningTimeout !== null && driver.isDriver(resource) ? runningTimeout : null;
 }
@@ -439,10 +423,8 @@ section.atEnd(batch.settleAtEnd);
 section.atEnd(driver.syncDriver);
 
 module.exports = {
-  settings,
-  addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
-  snapshot, forEachPending, measureStarts, onTimeoutAdded,
-  executionResource,
+  settings, addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
+  snapshot, forEachPending, measureStarts, onTimeoutAdded, executionResource,
 };
 
 require('./own-frames').end(ownFrom);

@@ -148,7 +148,7 @@ module.exports = {
     const two = ['A', 'handler A', 'B', 'handler B', 'C', 'tick after A', 'tick after B', 'immediate after A', 'immediate after B'];
     expect(program(false), false, [one], 'one throw, native');
     expect(program(true), false, [two], 'two throws, native');
-    // qtimers' driver is run again by Node's own retry after the handler (lib/timeouts.js,
+    // qtimers' driver is run again by Node's own retry after the handler (lib/timeout-driver.js,
     // rearmFired): the same order.  After a preemption of a millisecond or more inside Node's
     // timer run the resume is the nextTick queued before the handler's (the README says so): for
     // one throw that is still native's order; for two, the first handler's tick comes before C.

@@ -1,8 +1,8 @@
 'use strict';
 // lib/timeouts.js through the public functions (qtimers/standalone): the order timeouts run in,
 // that none runs early, clearing, intervals, refresh() and what exactStart stamps a timer with.
-// The order of a delay refreshed enough to become a ring (timeout-store.js), and of refresh()
-// calls worked through in batches (timeouts.js), is compared with native Node's, running the
+// The order of a delay refreshed enough to become a ring (timeout-list.js), and of refresh()
+// calls worked through in batches (refresh-batch.js), is compared with native Node's, running the
 // same program both ways.
 
 const qt = require('../lib/standalone');
@@ -27,7 +27,7 @@ const ring = typeof sample._idleNext === 'number';
 setTimeout(() => console.log(JSON.stringify({ ring, order })), 1500);
 `;
 
-// refresh() of a ring's timers is worked through in batches (lib/timeouts.js): the same kind of
+// refresh() of a ring's timers is worked through in batches (lib/refresh-batch.js): the same kind of
 // delay, with what could tell a batch from moves made at each call interleaved, in one
 // synchronous section (2000 refreshes: more than one batch) and again from a timer callback:
 // new timers of the same delay (they queue behind the timers refreshed before them), clears of

@@ -53,13 +53,13 @@ const MUTANTS = {
     tests: ['test-timeout-store'],
   },
   'same delay: a linked list takes new timers at its front': {
-    file: 'lib/timeout-store.js',
+    file: 'lib/timeout-list.js',
     from: '    const tail = this._idlePrev;\n    timer._idlePrev = tail;\n    timer._idleNext = this;\n    tail._idleNext = timer;\n    this._idlePrev = timer;',
     to: '    const head = this._idleNext;\n    timer._idleNext = head;\n    timer._idlePrev = this;\n    head._idlePrev = timer;\n    this._idleNext = timer;',
     tests: ['test-timeout-store'],
   },
   'same delay and start: a new timer goes ahead of the one before it': {
-    file: 'lib/timeout-store.js',
+    file: 'lib/timeout-list.js',
     from: '    const tail = this._idlePrev;\n    timer._idlePrev = tail;',
     to: '    let tail = this._idlePrev;\n    if (tail !== this && tail._idleStart === timer._idleStart) tail = tail._idlePrev;\n' +
       '    timer._idlePrev = tail;\n    timer._idleNext = tail._idleNext;\n    tail._idleNext._idlePrev = timer;\n    tail._idleNext = timer;\n    return;',
