@@ -159,8 +159,8 @@ function wakeups(size, done) {
 }
 
 /*
- * lateness: each timer's start is bracketed by two clock reads of the benchmark's, one before
- * the call that armed or refreshed it (its batch's) and one after: a callback's lateness is
+ * lateness: each timer's start is bracketed by two clock reads of the benchmark's, one just
+ * before the call that armed or refreshed it and one just after: a callback's lateness is
  * measured from the first (so it is never understated), its earliness from the second (so it
  * is never overstated).  A callback re-arms its timer (refresh()), so timers keep firing.
  * Load: every loadEveryMs the driver also spins for loadMs, and refreshes refreshesPerTick.
@@ -187,6 +187,10 @@ function lateness(size, done) {
         worstEarlyMs = Math.max(worstEarlyMs, ahead);
       }
     }
+    rearm(k);
+  }
+  // the clock read just before the call and just after it, per call
+  function rearm(k) {
     before[k] = nowMs();
     timers[k].refresh();
     after[k] = nowMs();
@@ -196,15 +200,8 @@ function lateness(size, done) {
   function loadTick() {
     // refresh first, then the load: a build that stamps a timer with the turn's start (as
     // Node's cached loop time does) stamps it before the spin, not after
-    const b = nowMs();
-    const touched = [];
-    for (let i = 0; i < size.refreshesPerTick; i++) {
-      const k = random(n);
-      timers[k].refresh();
-      touched.push(k);
-    }
+    for (let i = 0; i < size.refreshesPerTick; i++) rearm(random(n));
     const a = nowMs();
-    for (const k of touched) { before[k] = b; after[k] = a; }
     const spinUntil = nowMs() + size.loadMs;
     while (nowMs() < spinUntil);
     if (!measuring && a - started >= size.warmupMs) measuring = true;
@@ -220,14 +217,13 @@ function lateness(size, done) {
   // armed in a turn of the loop of their own, not in the main script (whose loop time is the
   // process's start)
   setImmediate(function arm() {
-    const t0 = nowMs();
     for (let k = 0; k < n; k++) {
       delays[k] = size.minDelayMs + random(span);
-      before[k] = t0;
+      before[k] = nowMs();
       timers[k] = setTimeout(onTimeout, delays[k], k);
+      after[k] = nowMs();
     }
     started = nowMs();
-    after.fill(started);
     driver = setInterval(loadTick, size.loadEveryMs);
   });
 }
