@@ -113,7 +113,8 @@ function settledHeapMB() {
 }
 
 /* the names of the workloads, in table order */
-const ORDER = ['http', 'heartbeats', 'job-queue', 'async', 'async-immediate', 'yielding', 'ttl-cache'];
+const ORDER = ['http', 'heartbeats', 'heartbeats-coarse', 'job-queue', 'async', 'async-immediate', 'yielding', 'ttl-cache',
+  'ttl-cache-coarse'];
 
 function load(name) {
   if (!ORDER.includes(name)) throw new Error(name + ': no such workload (' + ORDER.join(', ') + ')');

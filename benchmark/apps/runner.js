@@ -64,6 +64,12 @@ function childArgs(name, mode, size, options) {
   return args;
 }
 
+/* the environment of a workload's children: ours, and the workload's own `env` (both modes get it) */
+function childEnv(name) {
+  const env = load(name).env;
+  return env ? Object.assign({}, process.env, env) : process.env;
+}
+
 /*
  * runChild(name, mode, size, options) => the child's RESULT object, or { error }
  * mode: 'native' or 'qtimers'; options: { node, qtimers, extraArgs, cwd }
@@ -71,7 +77,7 @@ function childArgs(name, mode, size, options) {
 function runChild(name, mode, size, options) {
   const workload = load(name);
   const child = childProcess.spawnSync(options.node, childArgs(name, mode, size, options), {
-    cwd: options.cwd || ROOT, encoding: 'utf8', timeout: watchdogMs(workload, size), killSignal: 'SIGKILL',
+    cwd: options.cwd || ROOT, env: childEnv(name), encoding: 'utf8', timeout: watchdogMs(workload, size), killSignal: 'SIGKILL',
     maxBuffer: 16 * 1024 * 1024,
   });
   if (child.error && child.error.code === 'ETIMEDOUT') return { error: 'killed by the watchdog after ' + watchdogMs(workload, size) + ' ms' };
@@ -106,8 +112,9 @@ function runSideBySide(name, runs, size) {
   const limit = watchdogMs(load(name), size);
   const jobs = runs.map(({ mode, options }) => ({ node: options.node, args: childArgs(name, mode, size, options),
     cwd: options.cwd || ROOT, timeoutMs: limit }));
+  // pair.js's children inherit its environment
   const pair = childProcess.spawnSync(process.execPath, [PAIR, JSON.stringify(jobs)], {
-    encoding: 'utf8', timeout: limit + 20000, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024,
+    env: childEnv(name), encoding: 'utf8', timeout: limit + 20000, killSignal: 'SIGKILL', maxBuffer: 32 * 1024 * 1024,
   });
   let ended;
   try {
