@@ -119,7 +119,11 @@ function raiseMode(mode) {
   dropWrappersIfDone();
 }
 
+// what must happen before the program's first hook can watch (timeouts.js: a driver it keeps)
+let beforeProgramHook = null;
+
 function noteProgramHook() {
+  if (!state.programHooks && beforeProgramHook !== null) beforeProgramHook();
   state.programHooks = true;
   raiseMode(RESOURCES);
   dropWrappersIfDone();
@@ -129,6 +133,11 @@ function noteProgramHook() {
 function dropWrappersIfDone() {
   if (state.mode !== RESOURCES || !state.programHooks) return;
   while (restorers.length > 0) restorers.pop()();
+}
+
+/* fn() is called once, before the first of the program's own hooks is enabled */
+function onProgramHook(fn) {
+  beforeProgramHook = fn;
 }
 
 /* carry full async context (AsyncResources) from now on; the default mode learns it itself */
@@ -323,6 +332,7 @@ function makeDriver(create, arg) {
 
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, makeDriver,
+  onProgramHook,
 };
 
 require('./own-frames').end(ownFrom);

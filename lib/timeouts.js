@@ -70,9 +70,6 @@ let driverRefed = false;
 // driver's own callback runs (`firing`), the expiry it is to be re-armed for when it returns.
 let armedExpiry = Infinity;
 let firing = false;
-// An earlier expiry the driver is re-armed for when the section ends (syncDriver), while a
-// program's own async hook is enabled (wantDriverBy says why); Infinity otherwise.
-let deferredExpiry = Infinity;
 // The timeout whose callback is running, and whether its reference is counted in refedCount.
 // Node counts a running timeout until its callback returns, unless the callback unrefs or
 // clears it: ref(), unref() and clear*() adjust the count for it at once, as for a linked one.
@@ -127,8 +124,6 @@ function uncountRef() {
  * timeout is pending
  */
 function syncDriver() {
-  if (deferredExpiry < armedExpiry) armDriver(deferredExpiry);
-  deferredExpiry = Infinity;
   if (driver === null) return;
   const want = refedCount > 0;
   if (want !== driverRefed) {
@@ -160,6 +155,10 @@ function armDriver(expiry) {
   if (delay < 1) delay = 1;
   armedExpiry = expiry;
   if (driver !== null) {
+    if (contextState.programHooks && !driver._destroyed) {
+      retimeDriver(delay);
+      return;
+    }
     if (delay === driverDelay) {
       driver._repeat = delay;   // null if it fired as the last wakeup needed
       if (contextState.mode !== NONE) context.makeDriver(refreshNative, driver);
@@ -182,6 +181,32 @@ function newDriver() {
   return nativeSetInterval(runTimeouts, nextDriverDelay);
 }
 
+// While a program's own async hook may watch, the driver is one native timer for good, made
+// before any such hook was enabled (or at load, if one was before): a timer made at a call
+// would be made in the program's current context, which a hook-based context manager
+// (OpenTelemetry's AsyncHooksContextManager) passes on to every callback the driver runs that
+// was scheduled with no context.  Re-timed by refresh(), which makes no new async resource
+// while the timer is not destroyed; so it is never let go: idle, its period is IDLE_PERIOD.
+const IDLE_PERIOD = 2147483647;   // Node's TIMEOUT_MAX
+
+function retimeDriver(delay) {
+  driver._idleTimeout = delay;
+  driver._repeat = delay;
+  driverDelay = delay;
+  driver.refresh();
+}
+
+function keepDriver() {
+  if (driver !== null && !driver._destroyed) return;
+  nextDriverDelay = IDLE_PERIOD;
+  driver = context.makeDriver(newDriver);
+  driverDelay = IDLE_PERIOD;
+  driverRefed = false;
+  driver.unref();
+}
+context.onProgramHook(keepDriver);
+if (contextState.programHooks) keepDriver();
+
 function refreshNative(timer) {
   timer.refresh();
 }
@@ -191,15 +216,8 @@ function wantDriverBy(expiry) {
   if (expiry < armedExpiry) {
     if (firing) {
       armedExpiry = expiry;               // re-armed by Node as the callback returns (rearmFired)
-    } else if (armedExpiry === Infinity || !contextState.programHooks) {
+    } else {
       armDriver(expiry);
-    } else if (expiry < deferredExpiry) {
-      // A new driver is made in the program's current context while its hooks may watch
-      // (context.makeDriver), and a hook-based context manager gives callbacks scheduled with
-      // no context the context of the driver that runs them: an armed driver is re-armed from
-      // the end of the section instead, which a timeout due by then misses by one loop turn.
-      deferredExpiry = expiry;
-      needsEnd();
     }
   }
 }
@@ -224,7 +242,12 @@ function rearmFired(now, completed) {
     resumeArmed = true;
     armedExpiry = now;
   } else if (armedExpiry === Infinity) {
-    driver._repeat = null;                // nothing pending: Node lets it go (kept for refresh())
+    if (contextState.programHooks) {
+      driver._repeat = IDLE_PERIOD;       // kept for good (retimeDriver)
+      driverDelay = IDLE_PERIOD;
+    } else {
+      driver._repeat = null;              // nothing pending: Node lets it go (kept for refresh())
+    }
   } else {
     let delay = armedExpiry - now;
     if (delay < 1) delay = 1;
@@ -415,7 +438,6 @@ function unrefTimeout(timer) {
 
 function runTimeouts() {
   armedExpiry = Infinity;       // it just fired
-  deferredExpiry = Infinity;    // the drain wants the driver for what it leaves (wantFirst)
   if (resumeArmed) {
     // run again right after a throw, by the reading the drain thrown out of decided by, as
     // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds

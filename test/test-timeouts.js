@@ -123,18 +123,31 @@ const DUE_AT_END_PROGRAM = `
 const fs = require('fs');
 const net = require('net');
 const out = [];
-const log = (s) => out.push(s);
+let log = (s) => out.push(s);
 function busy(ms) { const end = Date.now() + ms + 1; while (Date.now() < end); }
 process.on('exit', () => console.log(JSON.stringify({ installed: 'exactStart' in setTimeout, out })));
+const [name, pending, hooks] = process.argv.slice(1);
+// a program's own async hook, or OpenTelemetry's hook-based context manager: the case starts
+// inside a context, and each callback logs the context it sees
+let inContext = (fn) => fn();
+if (hooks === 'hook') require('async_hooks').createHook({ init() {} }).enable();
+if (hooks === 'otel') {
+  const api = require(require.resolve('@opentelemetry/api', { paths: [process.cwd()] }));
+  const { AsyncHooksContextManager } =
+    require(require.resolve('@opentelemetry/context-async-hooks', { paths: [process.cwd()] }));
+  api.context.setGlobalContextManager(new AsyncHooksContextManager().enable());
+  const key = api.createContextKey('case');
+  log = (s) => out.push(s + ' in ' + api.context.active().getValue(key));
+  inContext = (fn) => api.context.with(api.ROOT_CONTEXT.setValue(key, name), fn);
+}
 function body() {
   setImmediate(() => { log('immediate'); setImmediate(() => log('immediate 2')); });
   setTimeout(() => log('timeout 0'), 0);
   setTimeout(() => log('timeout 2'), 2);
   busy(6);
 }
-const [name, pending] = process.argv.slice(1);
 if (pending === 'pending') setTimeout(() => log('later'), 300);
-({
+inContext(() => ({
   main() { body(); },
   immediate() { setImmediate(body); },
   timeout() { setTimeout(body, 1); },
@@ -158,7 +171,7 @@ if (pending === 'pending') setTimeout(() => log('later'), 300);
     }, 1);
     setTimeout(() => log('B'), 30);
   },
-})[name]();
+})[name]());
 `;
 
 module.exports = {
@@ -301,6 +314,25 @@ module.exports = {
           t.strictEqual(ours.status, 0, ours.stderr);
           t.strictEqual(ours.json.installed, true, 'qtimers is in place');
           t.deepEqual(ours.json.out, native[0].json.out, `${name} ${pending}, run ${run + 1}`);
+        }
+      }
+    }
+    t.done();
+  },
+
+  'with a program\'s own async hook, or OpenTelemetry\'s AsyncHooksContextManager, a timeout due when a section ends runs in the first timers phase after it, in its context': function(t) {
+    const cases = ['main', 'immediate', 'timeout', 'nextTick', 'promise', 'readFile', 'timerArmsLater', 'immediateArmsLater', 'overrun'];
+    for (const hooks of ['hook', 'otel']) {
+      for (const name of cases) {
+        const args = [name, 'pending', hooks];
+        const native = [1, 2].map(() => child.runJson(DUE_AT_END_PROGRAM, { qtimers: false, args }));
+        native.forEach((res) => t.strictEqual(res.status, 0, res.stderr));
+        t.deepEqual(native[1].json.out, native[0].json.out, `${hooks} ${name}: native runs agree`);
+        for (let run = 0; run < 2; run++) {
+          const ours = child.runJson(DUE_AT_END_PROGRAM, { args });
+          t.strictEqual(ours.status, 0, ours.stderr);
+          t.strictEqual(ours.json.installed, true, 'qtimers is in place');
+          t.deepEqual(ours.json.out, native[0].json.out, `${hooks} ${name}, run ${run + 1}`);
         }
       }
     }
