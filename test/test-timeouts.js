@@ -174,6 +174,23 @@ inContext(() => ({
 })[name]());
 `;
 
+/* DUE_AT_END_PROGRAM with `args`, natively twice (they must agree) and with qtimers twice */
+function compareDueAtEnd(t, args) {
+  const label = args.join(' ');
+  const native = [1, 2].map(() => child.runJson(DUE_AT_END_PROGRAM, { qtimers: false, args }));
+  native.forEach((res) => t.strictEqual(res.status, 0, res.stderr));
+  // only what is deterministic natively is compared
+  t.deepEqual(native[1].json.out, native[0].json.out, `${label}: native runs agree`);
+  t.strictEqual(native[0].json.installed, false);
+  // the old late re-arm lost this order in some runs only: two runs
+  for (let run = 0; run < 2; run++) {
+    const ours = child.runJson(DUE_AT_END_PROGRAM, { args });
+    t.strictEqual(ours.status, 0, ours.stderr);
+    t.strictEqual(ours.json.installed, true, 'qtimers is in place');
+    t.deepEqual(ours.json.out, native[0].json.out, `${label}, run ${run + 1}`);
+  }
+}
+
 module.exports = {
   'running': {
     'runs timers in expiry order, equal expiry in creation order': function(t) {
@@ -301,21 +318,7 @@ module.exports = {
   'a timeout due when a section ends runs in the first timers phase after it, as natively, wherever it was armed': function(t) {
     const cases = ['main', 'immediate', 'timeout', 'nextTick', 'promise', 'readFile', 'socket', 'timerArmsLater', 'immediateArmsLater', 'overrun'];
     for (const name of cases) {
-      for (const pending of ['none', 'pending']) {
-        const args = [name, pending];
-        const native = [1, 2].map(() => child.runJson(DUE_AT_END_PROGRAM, { qtimers: false, args }));
-        native.forEach((res) => t.strictEqual(res.status, 0, res.stderr));
-        // only what is deterministic natively is compared
-        t.deepEqual(native[1].json.out, native[0].json.out, `${name} ${pending}: native runs agree`);
-        t.strictEqual(native[0].json.installed, false);
-        // the old late re-arm lost this order in some runs only: two runs
-        for (let run = 0; run < 2; run++) {
-          const ours = child.runJson(DUE_AT_END_PROGRAM, { args });
-          t.strictEqual(ours.status, 0, ours.stderr);
-          t.strictEqual(ours.json.installed, true, 'qtimers is in place');
-          t.deepEqual(ours.json.out, native[0].json.out, `${name} ${pending}, run ${run + 1}`);
-        }
-      }
+      for (const pending of ['none', 'pending']) compareDueAtEnd(t, [name, pending]);
     }
     t.done();
   },
@@ -323,18 +326,7 @@ module.exports = {
   'with a program\'s own async hook, or OpenTelemetry\'s AsyncHooksContextManager, a timeout due when a section ends runs in the first timers phase after it, in its context': function(t) {
     const cases = ['main', 'immediate', 'timeout', 'nextTick', 'promise', 'readFile', 'timerArmsLater', 'immediateArmsLater', 'overrun'];
     for (const hooks of ['hook', 'otel']) {
-      for (const name of cases) {
-        const args = [name, 'pending', hooks];
-        const native = [1, 2].map(() => child.runJson(DUE_AT_END_PROGRAM, { qtimers: false, args }));
-        native.forEach((res) => t.strictEqual(res.status, 0, res.stderr));
-        t.deepEqual(native[1].json.out, native[0].json.out, `${hooks} ${name}: native runs agree`);
-        for (let run = 0; run < 2; run++) {
-          const ours = child.runJson(DUE_AT_END_PROGRAM, { args });
-          t.strictEqual(ours.status, 0, ours.stderr);
-          t.strictEqual(ours.json.installed, true, 'qtimers is in place');
-          t.deepEqual(ours.json.out, native[0].json.out, `${hooks} ${name}, run ${run + 1}`);
-        }
-      }
+      for (const name of cases) compareDueAtEnd(t, [name, 'pending', hooks]);
     }
     t.done();
   },
