@@ -318,6 +318,18 @@ function callAtRoot(fn, arg) {
 }
 
 /*
+ * at the top of a driver's callback, while a program's hook may watch: a scope of our own,
+ * entered and left at once.  A hook-based context manager that entered the context the driver
+ * was made in leaves it there (OpenTelemetry's AsyncHooksContextManager enters on `before` only
+ * a context it saw at `init`, and leaves one on every `after`), so callbacks scheduled with no
+ * context see none, as at the loop's top natively; one that enters nothing for an unknown
+ * resource sees a balanced pair.  No program code runs in between.
+ */
+function leaveDriverContext() {
+  rootScope.runInAsyncScope(returnFalse);
+}
+
+/*
  * make (or re-arm, for a native timer that may have fired) one of qtimers' native drivers:
  * create(arg) at the top level, and the driver it made or re-armed is hidden from open-handle
  * tools (its hasRef() answers false; the process is kept alive by its ref count, which Node
@@ -332,7 +344,7 @@ function makeDriver(create, arg) {
 
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, makeDriver,
-  onProgramHook,
+  onProgramHook, leaveDriverContext,
 };
 
 require('./own-frames').end(ownFrom);

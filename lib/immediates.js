@@ -239,6 +239,8 @@ function unrefImmediate(imm) {
 
 function runImmediates(carriedImm) {
   driver = null;
+  // a driver made at a call in the program's context (context.makeDriver) leaves it first
+  if (contextState.programHooks) context.leaveDriverContext();
   // a carrier's turn: its immediate runs first (nothing was pending when it was queued)
   let first = null;
   if (carriedImm !== undefined) {
