@@ -324,7 +324,8 @@ module.exports = {
   },
 
   'with a program\'s own async hook, or OpenTelemetry\'s AsyncHooksContextManager, a timeout due when a section ends runs in the first timers phase after it, in its context': function(t) {
-    const cases = ['main', 'immediate', 'timeout', 'nextTick', 'promise', 'readFile', 'timerArmsLater', 'immediateArmsLater', 'overrun'];
+    // (not readFile: reading Node's binary can outlast the 300 ms timer natively under load)
+    const cases = ['main', 'immediate', 'timeout', 'nextTick', 'promise', 'timerArmsLater', 'immediateArmsLater', 'overrun'];
     for (const hooks of ['hook', 'otel']) {
       for (const name of cases) compareDueAtEnd(t, [name, 'pending', hooks]);
     }
