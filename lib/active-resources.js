@@ -62,14 +62,4 @@ function unpatch() {
   saved = null;
 }
 
-/*
- * the corrected list, whether or not patch() is in force: what a tool should read instead of
- * process.getActiveResourcesInfo() when qtimers runs standalone (not installed)
- */
-function getActiveResourcesInfo() {
-  const current = proc.getActiveResourcesInfo;
-  const raw = saved !== null ? Reflect.apply(saved.value, proc, []) : Reflect.apply(current, proc, []);
-  return correct(raw);
-}
-
-module.exports = { patch, unpatch, getActiveResourcesInfo, correct };
+module.exports = { patch, unpatch };

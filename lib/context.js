@@ -342,8 +342,13 @@ function makeDriver(create, arg) {
   return made;
 }
 
+/* create(arg) making or re-arming a native driver: through makeDriver once context is tracked */
+function asDriver(create, arg) {
+  return state.mode !== NONE ? makeDriver(create, arg) : create(arg);
+}
+
 module.exports = {
-  NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, makeDriver,
+  NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, asDriver,
   onProgramHook, leaveDriverContext,
 };
 

@@ -31,6 +31,7 @@ const ownFrom = require('./own-frames').begin();
 const util = require('./builtins').util;
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const { clearedPeriod, setClearedPeriod } = require('./cleared-periods');
 const ids = require('./ids');
 const { timeoutView, immediateView, immediateRefed } = require('./handle-views');
 
@@ -62,8 +63,8 @@ function isImmediate(value) {
     ObjectGetPrototypeOf(value) === ImmediatePrototype;
 }
 
-// Cleared before it was done: its delay is -1, as Node's, and its period (_repeat) is kept by
-// timeouts.js.
+// Cleared before it was done: its delay is -1, as Node's, and its period (_repeat) is kept in
+// cleared-periods.js.
 function periodKeptAside(timer) {
   return (timer._flags & CLEARED) !== 0 && timer._idleTimeout === -1;
 }
@@ -112,7 +113,7 @@ class Timeout {
   get _repeat() {
     if (!isTimeout(this)) return undefined;
     if ((this._flags & REPEAT) === 0) return null;
-    return periodKeptAside(this) ? timeouts.clearedPeriod(this) : this._idleTimeout;
+    return periodKeptAside(this) ? clearedPeriod(this) : this._idleTimeout;
   }
 
   set _repeat(value) {
@@ -124,7 +125,7 @@ class Timeout {
       this._flags |= REPEAT;
       if (typeof value === 'number' && value >= 1) {
         // a cleared timer keeps its delay of -1, as Node's; only its _repeat changes
-        if (periodKeptAside(this)) timeouts.setClearedPeriod(this, value);
+        if (periodKeptAside(this)) setClearedPeriod(this, value);
         else this._idleTimeout = value;
       }
     } else {

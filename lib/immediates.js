@@ -3,37 +3,26 @@
  *
  * Owns the pending immediates (an ImmediateQueue), their lifecycle (pending, running,
  * destroyed) and reference count, the native driver that drains them, and the knobs of a drain
- * (setImmediate.maxTickDepth and maxTurnMs).  One native setImmediate (the driver) runs the
- * queue; it is queued when the first immediate is added and referenced exactly when a
- * referenced immediate is pending, settled at the end of the section (section.js), so with
- * only unref'd immediates left the process exits as Node's would.  Between two callbacks the
- * drain runs the nextTick and microtask queues (process._tickCallback, what Node runs after
- * each native callback; a Node without it gets one callback per driver turn), and a callback that throws leaves the drain with the exception still
- * propagating, so it reaches 'uncaughtException' (or ends the process) as a native one does,
- * while the `finally` queues a driver for whatever is left: nothing is lost or run twice.
- * Also owns what is counted of them for stats.js (callbacks run and thrown, driver turns), in
- * integer increments.
- *
+ * (setImmediate.maxTickDepth and maxTurnMs).  The driver is queued when the first immediate is
+ * added and referenced exactly when a referenced immediate is pending (settled at the end of
+ * the section, section.js), so with only unref'd immediates left the process exits as Node's
+ * would.  Between two callbacks the drain runs the nextTick and microtask queues
+ * (natives.runTicks; a Node without them gets one callback per driver turn); a callback that
+ * throws leaves the drain with the exception propagating, as a native one, and the `finally`
+ * queues a driver for whatever is left: nothing is lost or run twice.  Also owns what is
+ * counted of them for stats.js (callbacks run and thrown, driver turns).
  * The first immediate queued when nothing is pending rides its driver as the driver's argument
- * (a carrier), instead of waiting in the queue:
+ * (a carrier) instead of waiting in the queue:
  *
  *     setImmediate(A)          native setImmediate(runImmediates, A) -> Node's list -> D
  *     setImmediate(B)          queue: [B]          (A is not in it; D's turn runs A, then B)
  *
- * Why: between the call and its turn, nothing of qtimers' own then points at A, which is
- * young.  V8 wakes a helper thread for a young-generation collection whenever two or more old
- * pages point into the young generation; Node's list is one, and qtimers' queue or a variable
- * holding A or D would be the second (docs/decisions.md, "an immediate queued while none is
- * pending rides its own native setImmediate").  So nothing in this module is set to A or D
- * while they carry: the carried callback is kept for listings (a function that usually
- * outlives many turns), and a clear or unref of A, which may have to unref D, finds D through
- * A._carrier and only then keeps both here.
- * Inside a drain, an immediate queued while the turn may still run it joins the turn (the young
- * turn, below), which needs the queue.  Once a turn has run out of time on long callbacks
- * (`joinless`, see LONG_CALLBACK_MS), what they queue is carried instead when nothing else is
- * pending, at the cost of one clock read at the call; turns of short callbacks, the young
- * turn's reason, read the clock no more often than before.  A carried immediate queued during
- * a turn waits for the next, in its place among Node's own, as natively.
+ * Nothing here points at A or D while they carry (the carried callback is kept for listings; a
+ * clear or unref of A finds D through A._carrier): a second old object pointing at a young one
+ * wakes V8's helper thread (docs/decisions.md, "an immediate queued while none is pending rides
+ * its own native setImmediate").  Inside a drain, an immediate queued while the turn may still
+ * run it joins the turn (the young turn, below); once a turn ran out of time on long callbacks
+ * (`joinless`), what they queue is carried instead when nothing else is pending.
  * It must never call user code except in runImmediates, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
@@ -52,7 +41,7 @@ const { REFED, DESTROYED, CLEARED, EXTRA, CONTEXT } = require('./flags');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const nativeSetImmediate = natives.setImmediate;
-const tickCallback = natives.tickCallback;
+const runTicks = natives.runTicks;
 const needsEnd = section.needsEnd;
 const contextState = context.state;
 const NONE = context.NONE;
@@ -65,13 +54,10 @@ const settings = {
   // up to N in all, newly queued ones included.
   maxTickDepth: -1000,
   // setImmediate.maxTurnMs: immediates queued while a turn runs are run in the same turn only
-  // while the turn is younger than this.  A recursive setImmediate then costs one native turn
-  // per 0.05 ms instead of one per callback: most of its speedup.  A callback longer than that
-  // ends the turn, as natively, so timers, I/O and V8's own tasks wait at most 0.05 ms longer
-  // than natively.  V8's tasks are why it is not longer: V8 posts a scavenge task, which Node
-  // runs between two loop turns, and a turn that goes on allocating makes V8 collect in the
-  // middle of the work instead (docs/decisions.md, "the young turn lasts 0.05 ms").  Its cost:
-  // one clock read per newly queued callback.
+  // while the turn is younger than this: a recursive setImmediate costs one native turn per
+  // 0.05 ms instead of one per callback, and timers, I/O and V8's tasks wait at most 0.05 ms
+  // longer than natively (docs/decisions.md, "the young turn lasts 0.05 ms").  Its cost: one
+  // clock read per newly queued callback.
   maxTurnMs: 0.05,
 };
 
@@ -101,10 +87,7 @@ const turnClock = new Float64Array(1);
 // A turn that ran out of time having run callbacks of LONG_CALLBACK_MS or more on average sets
 // `joinless`: from then on an immediate queued during a drain is carried to the next turn (when
 // nothing else is pending) rather than joining the young turn, until one is queued within
-// LONG_CALLBACK_MS of its turn's start.  For callbacks that long the young turn saves at most a
-// tenth of their cost (a native turn is about 1.2 µs), while storing them in the queue is what
-// wakes V8's helper thread (see the header); short callbacks, the young turn's reason, never
-// set it, and their turns read the clock no more often than without it.
+// LONG_CALLBACK_MS of its turn's start (why: the carrier's entry in docs/decisions.md).
 const LONG_CALLBACK_MS = 0.0125;
 let joinless = false;
 // During a drain: how many entries at the front of the queue were there when it started
@@ -115,7 +98,7 @@ let onAdd = null;
 
 // ---------------------------------------------------------------- what is counted
 
-// in a Float64Array, as timeouts.js's: no boxed double, however long the process runs
+// in a Float64Array, as timeout-counts.js's: no boxed double, however long the process runs
 const RAN = 0;                    // callbacks started (a throwing one included)
 const THREW = 1;                  // callbacks that threw
 const DRAINS = 2;                 // turns of the native driver
@@ -145,9 +128,9 @@ section.atEnd(syncDriver);
 
 // ---------------------------------------------------------------- the driver
 
-// made outside any user's async context (see context.makeDriver)
+// made outside any user's async context (see context.asDriver)
 function queueDriver() {
-  driver = contextState.mode !== NONE ? context.makeDriver(nativeSetImmediate, runImmediates) : nativeSetImmediate(runImmediates);
+  driver = context.asDriver(nativeSetImmediate, runImmediates);
   driverRefed = true;
   if (refedCount === 0) {
     driverRefed = false;
@@ -172,13 +155,13 @@ function addImmediate(imm) {
 
 /* the first pending immediate rides a native driver of its own (see the header) */
 function carry(imm) {
-  imm._carrier = contextState.mode !== NONE ? context.makeDriver(queueCarrier, imm) : queueCarrier(imm);
+  imm._carrier = context.asDriver(queueCarrier, imm);
   carrierQueued = true;
   carriedCallback = imm._onImmediate;
   driverRefed = true;               // imm is referenced
 }
 
-// made outside any user's async context, as a driver (context.makeDriver passes imm, no closure)
+// made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
 function queueCarrier(imm) {
   return nativeSetImmediate(runImmediates, imm);
 }
@@ -253,9 +236,8 @@ function runImmediates(carriedImm) {
   drainRunning = true;
   tally[DRAINS] += 1;
   section.drainStarted();
-  // maxTickDepth N > 0: up to N callbacks, new ones included; 0: exactly those queued before
-  // this turn (Node's rule); -N: those plus up to N queued while running.  `newBudget` is how
-  // many callbacks may still run beyond those queued before the turn.
+  // settings.maxTickDepth: `newBudget` is how many callbacks may still run beyond those queued
+  // before the turn
   const depth = settings.maxTickDepth;
   let newBudget;
   if (depth > 0) {
@@ -286,9 +268,8 @@ function runImmediates(carriedImm) {
       // right after this driver returns, they get their chance at this turn's budget.
       if (first === null && preQueued === 0 && (newBudget === 0 || (queue.length === 0 && !ticksOwed))) break;
       if (ticksOwed) {
-        if (tickCallback === null) break;   // Node drains them when this turn ends; the rest wait
+        if (!runTicks()) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
-        tickCallback();
         continue;           // the ticks may have cleared or queued immediates: look again
       }
       let imm;

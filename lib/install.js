@@ -137,10 +137,9 @@ function install(options) {
     for (const name of PROMISE_NAMES) replaceNodes(nodeTimersPromises, name, promises[name], natives.promises[name]);
     // inside a callback it answers the callback's own handle, as natively
     replaceNodes(asyncHooks, 'executionAsyncResource', executionResource.executionAsyncResource, executionResource.nodeExecutionAsyncResource);
-    // the scheduler's methods are on its prototype: ours go on the instance, non-enumerable
-    // like theirs, and uninstall() deletes them again; an own one is someone else's
-    // The scheduler's methods live on its class's prototype, as Node's do, so the object keeps
-    // exactly its own keys; only where the prototype still holds Node's own method
+    // the scheduler's methods: ours go on its class's prototype, where Node's are, non-enumerable
+    // like theirs (the object keeps exactly its own keys), only where the prototype still holds
+    // Node's own method; uninstall() puts Node's back
     if (schedulerPrototype !== null) {
       for (const name of SCHEDULER_NAMES) {
         if (valueOf(schedulerPrototype, name) === nodeSchedulerMethods[name]) replace(schedulerPrototype, name, promises.scheduler[name], false);

@@ -208,4 +208,4 @@ function define(owner, property, spec) {
   });
 }
 
-module.exports = { define, invalidArgType, outOfRange, invalidArgValue, argumentError, checkOptions, booleanOption };
+module.exports = { define, argumentError, checkOptions, booleanOption };

@@ -262,4 +262,15 @@ for (const name of TIMER_NAMES) natives[name] = timerFunction(name);
 // undefined where clearing cleans the handle (Node >= 24's cleanImmediate and cleanTimer)
 natives.clearedCallback = Number(proc.versions.node.split('.')[0]) >= 24 ? undefined : null;
 
+/*
+ * run the nextTick and microtask queues, as Node does between two native callbacks; false, running
+ * nothing, on a Node without process._tickCallback (Node drains them when the turn ends)
+ */
+const tickCallback = natives.tickCallback;
+natives.runTicks = function runTicks() {
+  if (tickCallback === null) return false;
+  tickCallback();
+  return true;
+};
+
 module.exports = natives;

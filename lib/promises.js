@@ -196,39 +196,79 @@ function setImmediate(value, options = NO_OPTIONS) {
   return withOptions(false, undefined, value, options);
 }
 
-/* what Node does with these options: a rejection, a throw, or on to timerPromise() */
-function withOptions(isTimeout, after, value, options) {
+// What readOptions() found, taken by its caller at once: the options' signal and ref when
+// accepted; when refused, whether Node's own function is handed the delay (and value) too, and
+// the options it is handed; when a check threw on Node >= 20, the error.
+const ACCEPTED = 0;
+const REFUSED = 1;
+const THREW = 2;
+let readSignal;
+let readRef = true;
+let refusedKeepsDelay = false;
+let refusedWith;
+let checkError;
+
+function refuse(keepsDelay, options) {
+  refusedKeepsDelay = keepsDelay;
+  refusedWith = options;
+  return REFUSED;
+}
+
+/*
+ * Node's reading of `options` (and of the delay, when `delayChecked`), as the running version
+ * does it (the header): ACCEPTED, REFUSED or THREW.  On Node 18, a getter that throws throws
+ * from here; arrays are refused only where `arraysRefused` (setInterval's validateObject).
+ */
+function readOptions(after, options, delayChecked, arraysRefused) {
   let signal;
   let ref;
   if (NODE_18) {
-    if (options === null || typeof options !== 'object') return refusal(isTimeout, after, options);
+    if (options === null || typeof options !== 'object' || (arraysRefused && ArrayIsArray(options))) return refuse(true, options);
     signal = options.signal;
     ref = options.ref;
     if (ref === undefined) ref = true;
-    if (signal !== undefined && !isSignalLike(signal)) return refusal(isTimeout, undefined, { signal });
-    if (typeof ref !== 'boolean') return refusal(isTimeout, undefined, { ref });
+    if (signal !== undefined && !isSignalLike(signal)) return refuse(false, { signal });
+    if (typeof ref !== 'boolean') return refuse(false, { ref });
   } else {
     try {
-      if (isTimeout && after !== undefined && typeof after !== 'number') return nativeSetTimeout(after);
-      if (options === null || typeof options !== 'object' || ArrayIsArray(options)) return refusal(isTimeout, undefined, options);
+      if (delayChecked && after !== undefined && typeof after !== 'number') return refuse(true, undefined);
+      if (options === null || typeof options !== 'object' || ArrayIsArray(options)) return refuse(false, options);
       if (typeof options.signal !== 'undefined') {
         const checked = options.signal;
-        if (checked !== undefined && !isSignalLike(checked)) return refusal(isTimeout, undefined, { signal: checked });
+        if (checked !== undefined && !isSignalLike(checked)) return refuse(false, { signal: checked });
       }
       if (typeof options.ref !== 'undefined') {
         const checked = options.ref;
-        if (typeof checked !== 'boolean') return refusal(isTimeout, undefined, refusedRef(checked));
+        if (typeof checked !== 'boolean') return refuse(false, refusedRef(checked));
       }
     } catch (err) {
-      return PromiseReject(err);
+      checkError = err;
+      return THREW;
     }
     // read again, and not checked again: a getter may answer differently now, as natively
     signal = options.signal;
     ref = options.ref;
     if (ref === undefined) ref = true;
   }
+  readSignal = signal;
+  readRef = ref;
+  return ACCEPTED;
+}
+
+/* what readOptions() left for its caller, let go here: nothing of a program's is kept */
+function taken(value) {
+  readSignal = refusedWith = checkError = undefined;
+  return value;
+}
+
+/* what Node does with these options: a rejection, a throw, or on to timerPromise() */
+function withOptions(isTimeout, after, value, options) {
+  const outcome = readOptions(after, options, isTimeout, false);
+  if (outcome === THREW) return PromiseReject(taken(checkError));
+  if (outcome === REFUSED) return refusal(isTimeout, refusedKeepsDelay ? after : undefined, taken(refusedWith));
+  const signal = taken(readSignal);
   if (signal?.aborted) return PromiseReject(new AbortError(undefined, { cause: signal.reason }));
-  return timerPromise(isTimeout, after, value, signal, ref);
+  return timerPromise(isTimeout, after, value, signal, readRef);
 }
 
 /* Node's function refuses these arguments with its own error, in a rejected promise */
@@ -266,29 +306,15 @@ async function* setInterval(after, value, options = NO_OPTIONS) {
   let signal;
   let ref = true;
   if (options !== NO_OPTIONS || (!NODE_18 && after !== undefined && typeof after !== 'number')) {
+    const outcome = readOptions(after, options, true, true);
+    if (outcome === THREW) throw taken(checkError);
     // Node's generator refuses what Node refuses with its own error, rethrown here by yield*
-    if (NODE_18) {
-      if (options === null || typeof options !== 'object' || ArrayIsArray(options)) return yield* nativeSetInterval(after, value, options);
-      signal = options.signal;
-      ref = options.ref;
-      if (ref === undefined) ref = true;
-      if (signal !== undefined && !isSignalLike(signal)) return yield* nativeSetInterval(undefined, undefined, { signal });
-      if (typeof ref !== 'boolean') return yield* nativeSetInterval(undefined, undefined, { ref });
-    } else {
-      if (after !== undefined && typeof after !== 'number') return yield* nativeSetInterval(after, value);
-      if (options === null || typeof options !== 'object' || ArrayIsArray(options)) return yield* nativeSetInterval(undefined, undefined, options);
-      if (typeof options.signal !== 'undefined') {
-        const checked = options.signal;
-        if (checked !== undefined && !isSignalLike(checked)) return yield* nativeSetInterval(undefined, undefined, { signal: checked });
-      }
-      if (typeof options.ref !== 'undefined') {
-        const checked = options.ref;
-        if (typeof checked !== 'boolean') return yield* nativeSetInterval(undefined, undefined, refusedRef(checked));
-      }
-      signal = options.signal;
-      ref = options.ref;
-      if (ref === undefined) ref = true;
+    if (outcome === REFUSED) {
+      const refused = taken(refusedWith);
+      return yield* (refusedKeepsDelay ? nativeSetInterval(after, value, refused) : nativeSetInterval(undefined, undefined, refused));
     }
+    signal = taken(readSignal);
+    ref = readRef;
   }
   if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });
   let onCancel;

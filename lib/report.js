@@ -110,4 +110,4 @@ function report() {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { report, MAX_ROWS };
+module.exports = { report };

@@ -8,7 +8,7 @@
  * due time) and trackOrigins() (where each new handle was made: a stack captured into a side
  * WeakMap, formatted only when pending() reads it).  Pending counts are found by walking the queue and the lists,
  * so that adding and clearing a timer count nothing: a call costs O(pending).  For qtimers
- * itself: stats() for tests (queue entries, referenced handles, timeout lists, drivers) and
+ * itself: holdings() for tests (queue entries, referenced handles, timeout lists, drivers) and
  * activeHandles() for active-resources.js, which corrects process.getActiveResourcesInfo().
  * It must never change anything it reports on (a reset only zeroes the counts), never call user
  * code but Error.prepareStackTrace while formatting an origin, and never let an error of its own
@@ -20,6 +20,7 @@
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const timeoutCounts = require('./timeout-counts');
 const { bucketHigh } = require('./lateness');
 const clock = require('./clock');
 const { argumentError, checkOptions, booleanOption } = require('./knobs');
@@ -29,7 +30,7 @@ const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats
 
 // ---------------------------------------------------------------- for qtimers itself
 
-function stats() {
+function holdings() {
   const i = immediates.snapshot();
   const t = timeouts.snapshot();
   return {
@@ -119,7 +120,7 @@ function timerStats(options) {
     .sort((a, b) => b.pending - a.pending || a.delay - b.delay)
     .slice(0, LARGEST_LISTS);
   const immCounts = immediates.counts();
-  const tmoCounts = timeouts.counts();
+  const tmoCounts = timeoutCounts.counts();
   imm.ran = immCounts.ran;
   imm.threw = immCounts.threw;
   imm.drains = immCounts.drains;
@@ -128,7 +129,7 @@ function timerStats(options) {
   tmo.drains = tmoCounts.drains;
   if (reset) {
     immediates.resetCounts();
-    timeouts.resetCounts();
+    timeoutCounts.resetCounts();
   }
   return { immediates: imm, timeouts: tmo, lateness: latenessSummary(tmoCounts) };
 }
@@ -138,7 +139,6 @@ function timerStats(options) {
 // handle -> the object its creation stack was captured into, until pending() first reads it;
 // from then on the array of its formatted frames
 const origins = new WeakMap();
-let tracking = false;
 
 function recordOrigin(handle) {
   if (origins.has(handle)) return;          // a refresh() revives a timer: it keeps its origin
@@ -151,14 +151,9 @@ function recordOrigin(handle) {
 /* trackOrigins(enabled): record where each handle made from now on was made (off by default) */
 function trackOrigins(enabled) {
   if (typeof enabled !== 'boolean') throw argumentError('enabled', 'boolean', enabled, trackOrigins);
-  tracking = enabled;
   const hook = enabled ? recordOrigin : null;
   timeouts.onTimeoutAdded(hook);
   immediates.onImmediateAdded(hook);
-}
-
-function isTrackingOrigins() {
-  return tracking;
 }
 
 /* the frames of a handle's creation stack outside qtimers' own code, or null if not recorded */
@@ -227,4 +222,4 @@ function pending(options) {
   return list;
 }
 
-module.exports = { stats, activeHandles, timerStats, pending, trackOrigins, isTrackingOrigins };
+module.exports = { holdings, activeHandles, timerStats, pending, trackOrigins };

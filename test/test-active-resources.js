@@ -137,11 +137,11 @@ module.exports = {
     t.done();
   },
 
-  'getActiveResourcesInfo() of the module gives the native list also without the patch': function(t) {
+  'intervals cleared in their callback and unref\'d handles: the native list': function(t) {
     const body = `
       setTimeout(() => {}, 5); setInterval(function () { clearInterval(this); }, 6); setTimeout(() => {}, 7).unref();
       setImmediate(() => {}); setImmediate(() => {}).unref();
-      const list = (typeof require('timers').setTimeout.MIN_TIMEOUT === 'number' ? require(ROOT + '/lib/active-resources').getActiveResourcesInfo() : process.getActiveResourcesInfo());
+      const list = process.getActiveResourcesInfo();
       console.log(JSON.stringify(list.filter((r) => r === 'Timeout' || r === 'Immediate')));
     `;
     const native = runJson(body, { qtimers: false });

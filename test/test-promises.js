@@ -21,7 +21,7 @@ const child = require('./helpers/child');
 const { run } = child;
 const qt = require('../lib/standalone');
 const promises = require('../lib/promises');
-const { stats } = require('../lib/stats');
+const { holdings } = require('../lib/stats');
 
 // Node's own, as they are before anything is installed
 const native = Object.assign({}, nodeTimersPromises);
@@ -218,23 +218,23 @@ module.exports = {
         t.equal(ours.rejected.message, 'The operation was aborted');
         t.strictEqual(ours.rejected.cause, signal.reason);
       }
-      const before = stats();
+      const before = holdings();
       const rejected = promises.setTimeout(1e6, 'v', { signal: AbortSignal.abort() });
-      t.deepStrictEqual(stats(), before, 'made no timer');
+      t.deepStrictEqual(holdings(), before, 'made no timer');
       await rejected.catch(() => {});
     }),
 
     'aborting rejects and releases the timer at once, and the listener once settled, as native': awaiting(async function(t) {
       const ours = new AbortController();
       const theirs = new AbortController();
-      const before = stats().refedTimeouts;
+      const before = holdings().refedTimeouts;
       const pending = promises.setTimeout(1e6, 'v', { signal: ours.signal });
       const nativePending = native.setTimeout(1e6, 'v', { signal: theirs.signal });
-      t.equal(stats().refedTimeouts, before + 1);
+      t.equal(holdings().refedTimeouts, before + 1);
       t.equal(events.getEventListeners(ours.signal, 'abort').length, 1);
       ours.abort('stop');
       theirs.abort('stop');
-      t.equal(stats().refedTimeouts, before, 'the timer is gone as abort() returns');
+      t.equal(holdings().refedTimeouts, before, 'the timer is gone as abort() returns');
       // Node removes its listener once the promise has settled, not in abort()
       t.equal(events.getEventListeners(ours.signal, 'abort').length, events.getEventListeners(theirs.signal, 'abort').length);
       const result = await outcome(() => pending);
@@ -285,9 +285,9 @@ module.exports = {
       qt.setTimeout(() => order.push('callback 1'), 5);
       const done = promises.setTimeout(5, 'promise').then((v) => order.push(v));
       qt.setTimeout(() => order.push('callback 2'), 5);
-      const before = stats().refedTimeouts;
+      const before = holdings().refedTimeouts;
       const unrefed = promises.setTimeout(1, 'unrefed', { ref: false });
-      t.equal(stats().refedTimeouts, before, 'ref: false is not counted');
+      t.equal(holdings().refedTimeouts, before, 'ref: false is not counted');
       await done;
       await promises.setTimeout(5);
       // resolved by its own timer, between the two callbacks: its then() runs in the microtask
@@ -340,13 +340,13 @@ module.exports = {
       t.deepStrictEqual(await outcome(() => promises.setImmediate('v', { signal })), await outcome(() => native.setImmediate('v', { signal })));
       const ours = new AbortController();
       const theirs = new AbortController();
-      const before = stats().refedImmediates;
+      const before = holdings().refedImmediates;
       const pending = promises.setImmediate('v', { signal: ours.signal });
       const nativePending = native.setImmediate('v', { signal: theirs.signal });
-      t.equal(stats().refedImmediates, before + 1);
+      t.equal(holdings().refedImmediates, before + 1);
       ours.abort('late');
       theirs.abort('late');
-      t.equal(stats().refedImmediates, before);
+      t.equal(holdings().refedImmediates, before);
       t.equal(events.getEventListeners(ours.signal, 'abort').length, events.getEventListeners(theirs.signal, 'abort').length);
       const result = await outcome(() => pending);
       t.deepStrictEqual(result, await outcome(() => nativePending));
@@ -367,20 +367,20 @@ module.exports = {
 
   'setInterval': {
     'yields the value every period until the loop stops, then releases the timer': awaiting(async function(t) {
-      const before = stats().refedTimeouts;
+      const before = holdings().refedTimeouts;
       const seen = [];
       for await (const value of promises.setInterval(1, 'tick')) {
         seen.push(value);
-        t.equal(stats().refedTimeouts, before + 1);
+        t.equal(holdings().refedTimeouts, before + 1);
         if (seen.length === 3) break;
       }
       t.deepEqual(seen, ['tick', 'tick', 'tick']);
-      t.equal(stats().refedTimeouts, before, 'break cleared the interval');
+      t.equal(holdings().refedTimeouts, before, 'break cleared the interval');
       const iterator = promises.setInterval(1);
       t.deepStrictEqual(await iterator.next(), { value: undefined, done: false });
       t.deepStrictEqual(await iterator.return('end'), { value: 'end', done: true });
       t.deepStrictEqual(await iterator.next(), { value: undefined, done: true });
-      t.equal(stats().refedTimeouts, before, 'return() cleared the interval');
+      t.equal(holdings().refedTimeouts, before, 'return() cleared the interval');
     }),
 
     'periods that pass while the consumer is busy are yielded back to back, as native': awaiting(async function(t) {
@@ -440,12 +440,12 @@ module.exports = {
         t.equal(events.getEventListeners(between.signal, 'abort').length, 0);
       }
       const ac = new AbortController();
-      const before = stats().refedTimeouts;
+      const before = holdings().refedTimeouts;
       const iterator = promises.setInterval(1e6, 'v', { signal: ac.signal });
       const next = iterator.next();
-      t.equal(stats().refedTimeouts, before + 1);
+      t.equal(holdings().refedTimeouts, before + 1);
       ac.abort();
-      t.equal(stats().refedTimeouts, before, 'the interval is cleared as abort() returns');
+      t.equal(holdings().refedTimeouts, before, 'the interval is cleared as abort() returns');
       await next.catch(() => {});
     }),
 

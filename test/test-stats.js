@@ -134,22 +134,22 @@ const RANDOM_PROGRAMS = `
 `;
 
 module.exports = {
-  'stats() and activeHandles() follow pending, running and finished timers': function(t) {
+  'holdings() and activeHandles() follow pending, running and finished timers': function(t) {
     const res = runJson(`
       const qt = require(ROOT + '/lib/standalone');
-      const { stats, activeHandles } = require(ROOT + '/lib/stats');
-      const out = { idle: stats() };
+      const { holdings, activeHandles } = require(ROOT + '/lib/stats');
+      const out = { idle: holdings() };
       qt.setTimeout(() => {}, 50);
       qt.setTimeout(() => {}, 50).unref();
       const running = qt.setTimeout(() => { out.inTimeout = activeHandles(); }, 20);
       qt.setImmediate(() => { out.inImmediate = activeHandles(); });
       qt.setImmediate(() => {}).unref();
-      out.pending = stats();
+      out.pending = holdings();
       out.unsettled = activeHandles();
       Promise.resolve().then(() => {
         out.settled = activeHandles();
         setTimeout(() => {
-          out.done = stats();
+          out.done = holdings();
           out.doneActive = activeHandles();
           console.log(JSON.stringify(out));
         }, 100);

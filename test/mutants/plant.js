@@ -1,5 +1,6 @@
 'use strict';
-// node test/mutants/plant.js [--keep] [NAME...]
+// node test/mutants/plant.js [--keep | --check] [NAME...]
+// (--check: only say whether each bug's `from` text is still in its file exactly once)
 // Plants each bug below, one at a time, in a scratch copy of the repository (the tracked files,
 // node_modules linked; $QTIMERS_MUTANTS_DIR or the system's temp directory), runs the test
 // files that should catch it, and prints, per bug, the tests that failed: a bug no test catches
@@ -52,13 +53,13 @@ const MUTANTS = {
     tests: ['test-timeout-store'],
   },
   'same delay: a linked list takes new timers at its front': {
-    file: 'lib/timeout-store.js',
+    file: 'lib/timeout-list.js',
     from: '    const tail = this._idlePrev;\n    timer._idlePrev = tail;\n    timer._idleNext = this;\n    tail._idleNext = timer;\n    this._idlePrev = timer;',
     to: '    const head = this._idleNext;\n    timer._idleNext = head;\n    timer._idlePrev = this;\n    head._idlePrev = timer;\n    this._idleNext = timer;',
     tests: ['test-timeout-store'],
   },
   'same delay and start: a new timer goes ahead of the one before it': {
-    file: 'lib/timeout-store.js',
+    file: 'lib/timeout-list.js',
     from: '    const tail = this._idlePrev;\n    timer._idlePrev = tail;',
     to: '    let tail = this._idlePrev;\n    if (tail !== this && tail._idleStart === timer._idleStart) tail = tail._idlePrev;\n' +
       '    timer._idlePrev = tail;\n    timer._idleNext = tail._idleNext;\n    tail._idleNext._idlePrev = timer;\n    tail._idleNext = timer;\n    return;',
@@ -90,14 +91,14 @@ const MUTANTS = {
   },
   'a timeout\'s unref() does nothing': {
     file: 'lib/handles.js',
-    from: '    timeouts.unrefTimeout(this);\n',
-    to: '',
+    from: '    if (isTimeout(this)) timeouts.unrefTimeout(this);\n',
+    to: '    if (isTimeout(this)) return this;\n',
     tests: ['test-timers', 'test-examples'],
   },
   'nextTicks are not drained between timeout callbacks': {
     file: 'lib/timeouts.js',
-    from: '      if (ticksOwed) {\n        ticksOwed = false;\n        tickCallback();\n        continue;           // the ticks may have cleared, refreshed or added timers',
-    to: '      if (ticksOwed && !ticksOwed) {\n        ticksOwed = false;\n        tickCallback();\n        continue;           // the ticks may have cleared, refreshed or added timers',
+    from: '      if (ticksOwed) {\n        if (!runTicks()) break;',
+    to: '      if (ticksOwed && !ticksOwed) {\n        if (!runTicks()) break;',
     tests: ['test-timers', 'test-timeouts'],
   },
   'two queued immediates run in reverse order': {
@@ -157,10 +158,17 @@ function plant(name, mutant, keep) {
 }
 
 const keep = process.argv.includes('--keep');
-const names = process.argv.slice(2).filter((a) => a !== '--keep');
+const check = process.argv.includes('--check');
+const names = process.argv.slice(2).filter((a) => a !== '--keep' && a !== '--check');
 let uncaught = 0;
 for (const name of names.length ? names : Object.keys(MUTANTS)) {
   if (!MUTANTS[name]) throw new Error(`no mutant named ${JSON.stringify(name)}`);
+  if (check) {
+    const count = fs.readFileSync(path.join(ROOT, MUTANTS[name].file), 'utf8').split(MUTANTS[name].from).length - 1;
+    console.log(`${name}: ${count === 1 ? 'ok' : `STALE (${count} matches in ${MUTANTS[name].file})`}`);
+    if (count !== 1) uncaught += 1;
+    continue;
+  }
   const caught = plant(name, MUTANTS[name], keep);
   console.log(`${name}: ${caught.length ? 'caught by' : 'NOT CAUGHT'}`);
   for (const line of caught) console.log(`  ${line}`);

@@ -1,0 +1,36 @@
+/*
+ * timeout-counts: what is counted of timeouts for stats(): callbacks that threw, wakeups of the
+ * native driver, and (lateness.js) how late each callback started.
+ *
+ * Owns the tally and its reading and reset.  timeouts.js's drain adds to it inline, as it files
+ * lateness; how many callbacks started, a throwing one included, is the lateness histogram's count.
+ * Counts live in a Float64Array, not in variables, as lateness.js's do (why: there).
+ * It must never import anything but lateness.js, read a clock, or allocate when counting.
+ */
+'use strict';
+
+const lateness = require('./lateness');
+
+const THREW = 0;                  // callbacks that threw
+const DRAINS = 1;                 // wakeups of the native driver
+const tally = new Float64Array(2);
+
+/* what was counted since load or the last resetCounts(), for stats.js (the histogram copied) */
+function counts() {
+  const late = lateness.read();
+  return {
+    ran: lateness.filed(),
+    threw: tally[THREW],
+    drains: tally[DRAINS],
+    lateness: late.buckets,
+    latenessSum: late.sum,
+    latenessMax: late.max,
+  };
+}
+
+function resetCounts() {
+  tally.fill(0);
+  lateness.reset();
+}
+
+module.exports = { THREW, DRAINS, tally, counts, resetCounts };
