@@ -130,7 +130,7 @@ section.atEnd(syncDriver);
 
 // made outside any user's async context (see context.asDriver)
 function queueDriver() {
-  driver = context.asDriver(nativeSetImmediate, runImmediates);
+  driver = context.asDriver(queueMainDriver);
   driverRefed = true;
   if (refedCount === 0) {
     driverRefed = false;
@@ -159,6 +159,13 @@ function carry(imm) {
   carrierQueued = true;
   carriedCallback = imm._onImmediate;
   driverRefed = true;               // imm is referenced
+}
+
+// The native driver's one argument (the carried immediate, or undefined) is also where its drain
+// keeps the immediate whose callback runs (executionResource): an array as young as the driver,
+// so a store there makes no old object point into the young generation (docs/decisions.md).
+function queueMainDriver() {
+  return nativeSetImmediate(runImmediates, undefined);
 }
 
 // made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
@@ -222,6 +229,7 @@ function unrefImmediate(imm) {
 
 function runImmediates(carriedImm) {
   driver = null;
+  const runningSlot = this._argv;   // Node calls the driver as its Immediate's method
   // a driver made at a call in the program's context (context.makeDriver) leaves it first
   if (contextState.programHooks) context.leaveDriverContext();
   // a carrier's turn: its immediate runs first (nothing was pending when it was queued)
@@ -301,6 +309,7 @@ function runImmediates(carriedImm) {
       // Its reference is released after its callback, not before: a callback that queues the
       // next immediate (a loop) then never takes the count through zero and back.
       running = imm;
+      runningSlot[0] = imm;
       runningWasRefed = (f & REFED) !== 0;
       runningRefed = runningWasRefed ? 1 : 0;
       tally[RAN] += 1;
@@ -315,6 +324,7 @@ function runImmediates(carriedImm) {
         imm._onImmediate = CLEARED_CALLBACK;
       }
       running = null;
+      runningSlot[0] = undefined;
       runningRefed = 0;
       ran += 1;
       if (runningWasRefed) uncountRef();
@@ -324,6 +334,7 @@ function runImmediates(carriedImm) {
   } finally {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
     runningRefed = 0;
+    runningSlot[0] = undefined;
     if (running !== null) {
       tally[THREW] += 1;
       finishImmediate(running);
@@ -410,8 +421,19 @@ function snapshot() {
   };
 }
 
+/*
+ * the immediate whose callback runs, when `resource` (what Node's executionAsyncResource()
+ * answers) is the native driver running it; null otherwise
+ */
+function executionResource(resource) {
+  if (!drainRunning || resource === null || typeof resource !== 'object' ||
+      resource._onImmediate !== runImmediates) return null;
+  const imm = resource._argv[0];
+  return imm === undefined ? null : imm;
+}
+
 module.exports = {
-  settings,
+  settings, executionResource,
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
   snapshot, forEachPending, counts, resetCounts, onImmediateAdded,
 };

@@ -338,6 +338,9 @@ function resumeTimeouts() {
 
 /* the native driver's callback */
 function runTimeouts() {
+  // a driver made where a program's hook could see it (at load, if one was on before) leaves
+  // the context it was made in first (context.leaveDriverContext)
+  if (contextState.programHooks) context.leaveDriverContext();
   if (driver.fire()) {
     // run again right after a throw, by the reading the drain thrown out of decided by, as
     // Node's retry (the same wakeup, not counted again); the nextTick queued for it finds
