@@ -324,7 +324,6 @@ function runImmediates(carriedImm) {
         imm._onImmediate = CLEARED_CALLBACK;
       }
       running = null;
-      runningSlot[0] = undefined;
       runningRefed = 0;
       ran += 1;
       if (runningWasRefed) uncountRef();
@@ -334,7 +333,6 @@ function runImmediates(carriedImm) {
   } finally {
     // normal end, or a callback (or a nextTick callback) threw: whatever is left runs next turn
     runningRefed = 0;
-    runningSlot[0] = undefined;
     if (running !== null) {
       tally[THREW] += 1;
       finishImmediate(running);
@@ -428,8 +426,9 @@ function snapshot() {
 function executionResource(resource) {
   if (!drainRunning || resource === null || typeof resource !== 'object' ||
       resource._onImmediate !== runImmediates) return null;
+  // the last one started, while its callback runs: destroyed and its callback not yet released
   const imm = resource._argv[0];
-  return imm === undefined ? null : imm;
+  return imm !== undefined && (imm._flags & DESTROYED) !== 0 && imm._onImmediate !== CLEARED_CALLBACK ? imm : null;
 }
 
 module.exports = {
