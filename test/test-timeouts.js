@@ -341,6 +341,29 @@ module.exports = {
     t.done();
   },
 
+  'the nextTick and microtask queues drain between two due timeouts, as natively': function(t) {
+    // three timeouts due in one drain, each queueing a nextTick and a promise job
+    const program = `
+      const log = [];
+      for (const name of ['A', 'B', 'C']) {
+        setTimeout(() => {
+          log.push(name);
+          process.nextTick(() => log.push('tick ' + name));
+          Promise.resolve().then(() => log.push('job ' + name));
+        }, 2);
+      }
+      setTimeout(() => console.log(JSON.stringify({ installed: 'exactStart' in setTimeout, log })), 30);
+    `;
+    const native = child.runJson(program, { qtimers: false });
+    const ours = child.runJson(program, {});
+    t.strictEqual(native.status, 0, native.stderr);
+    t.strictEqual(ours.status, 0, ours.stderr);
+    t.deepEqual(native.json.log, ['A', 'tick A', 'job A', 'B', 'tick B', 'job B', 'C', 'tick C', 'job C']);
+    t.strictEqual(ours.json.installed, true, 'qtimers is in place');
+    t.deepEqual(ours.json.log, native.json.log);
+    t.done();
+  },
+
   'exactStart': {
     tearDown: function(done) { qt.setTimeout.exactStart = true; done(); },
 
