@@ -130,10 +130,19 @@ function raiseMode(mode) {
   dropWrappersIfDone();
 }
 
+// what must happen before the program's first hook can watch (timeouts.js: a driver it keeps)
+let beforeProgramHook = null;
+
 function noteProgramHook() {
+  if (!state.programHooks && beforeProgramHook !== null) beforeProgramHook();
   state.programHooks = true;
   raiseMode(RESOURCES);
   dropWrappersIfDone();
+}
+
+/* fn() is called once, before the first of the program's own hooks is enabled */
+function onProgramHook(fn) {
+  beforeProgramHook = fn;
 }
 
 /* carry full async context (AsyncResources) from now on; the default mode learns it itself */
@@ -364,6 +373,18 @@ function callAtRoot(fn, arg) {
 }
 
 /*
+ * at the top of a driver's callback, while a program's hook may watch: a scope of our own,
+ * entered and left at once.  A hook-based context manager that entered the context the driver
+ * was made in leaves it there (OpenTelemetry's AsyncHooksContextManager enters on `before` only
+ * a context it saw at `init`, and leaves one on every `after`), so callbacks scheduled with no
+ * context see none, as at the loop's top natively; one that enters nothing for an unknown
+ * resource sees a balanced pair.  No program code runs in between.
+ */
+function leaveDriverContext() {
+  rootScope.runInAsyncScope(returnFalse);
+}
+
+/*
  * make (or re-arm, for a native timer that may have fired) one of qtimers' native drivers:
  * create(arg) at the top level, and the driver it made or re-armed is hidden from open-handle
  * tools (its hasRef() answers false; the process is kept alive by its ref count, which Node
@@ -443,6 +464,7 @@ function leaveTurn() {
 module.exports = {
   NONE, state, trackAsyncContext, timerResource, callIn, callWithoutContext, release, callAtRoot, asDriver,
   asDriverIn, frameToDrive, enterTurn, inTurn, ticksInTurn, leaveTurn,
+  onProgramHook, leaveDriverContext,
 };
 
 require('./own-frames').end(ownFrom);

@@ -5,12 +5,12 @@
  * callback's execution resource is its own handle, so state a program keeps on it stays with
  * that timer.  A qtimers callback runs from a native driver, and with no async context tracked
  * (context.js's mode none) Node answers that driver, one object shared by every callback it
- * runs.  Inside a timeout's callback this answers the running Timeout instead, and Node's answer
- * everywhere else: no cost per callback (timeouts.js keeps the running timeout anyway), one
- * comparison per call.  An immediate's callback still gets its turn's driver: keeping the
- * running immediate where this could find it stores a young object in an old one per callback
- * (docs/decisions.md).  With context tracked, Node's answer is the callback's own
- * AsyncResource, which init hooks saw created for the timer: left as it is.
+ * runs.  Inside a timeout's callback this answers the running Timeout instead, inside an
+ * immediate's the running Immediate, and Node's answer everywhere else: no cost per callback
+ * beyond what the drains keep anyway (timeouts.js the running timeout, immediates.js the running
+ * immediate in its driver's own argument array), a few comparisons per call.  With context
+ * tracked, Node's answer is the callback's own AsyncResource, which init hooks saw created for
+ * the timer: left as it is.
  * It must never change what Node answers outside a qtimers callback, never allocate, and never
  * use the global (it may be this function).
  */
@@ -18,6 +18,7 @@
 
 const asyncHooks = require('./builtins').asyncHooks;
 const timeouts = require('./timeouts');
+const immediates = require('./immediates');
 
 // captured at load, before install() can replace it
 const nodeExecutionAsyncResource = asyncHooks.executionAsyncResource;
@@ -25,7 +26,9 @@ const nodeExecutionAsyncResource = asyncHooks.executionAsyncResource;
 function executionAsyncResource() {
   const resource = nodeExecutionAsyncResource();
   const timeout = timeouts.executionResource(resource);
-  return timeout !== null ? timeout : resource;
+  if (timeout !== null) return timeout;
+  const imm = immediates.executionResource(resource);
+  return imm !== null ? imm : resource;
 }
 
 module.exports = { executionAsyncResource, nodeExecutionAsyncResource };

@@ -129,14 +129,21 @@ section.atEnd(syncDriver);
 
 // ---------------------------------------------------------------- the driver
 
+// The native driver's one argument (the carried immediate, or undefined) is also where its drain
+// keeps the immediate whose callback runs (executionResource): an array as young as the driver,
+// so a store there makes no old object point into the young generation (docs/decisions.md).
+function queueMainDriver() {
+  return nativeSetImmediate(runImmediates, undefined);
+}
+
 // made outside any user's async context (see context.asDriver), or in the frame of the newest
 // immediate (context.asDriverIn), which the turn then starts in
 function queueDriver() {
   const newest = queue.last();
   driverContext = newest !== undefined && (newest._flags & CONTEXT) ? newest._asyncContext : null;
   driver = driverContext !== null
-    ? context.asDriverIn(driverContext, nativeSetImmediate, runImmediates)
-    : context.asDriver(nativeSetImmediate, runImmediates);
+    ? context.asDriverIn(driverContext, queueMainDriver)
+    : context.asDriver(queueMainDriver);
   driverRefed = true;
   if (refedCount === 0) {
     driverRefed = false;
@@ -254,6 +261,9 @@ function runImmediates(carriedImm) {
   driver = null;
   let turnContext = driverContext;
   driverContext = null;
+  const runningSlot = this._argv;   // Node calls the driver as its Immediate's method
+  // a driver made at a call in the program's context (context.makeDriver) leaves it first
+  if (contextState.programHooks) context.leaveDriverContext();
   // a carrier's turn: its immediate runs first (nothing was pending when it was queued)
   let first = null;
   if (carriedImm !== undefined) {
@@ -334,6 +344,7 @@ function runImmediates(carriedImm) {
       // Its reference is released after its callback, not before: a callback that queues the
       // next immediate (a loop) then never takes the count through zero and back.
       running = imm;
+      runningSlot[0] = imm;
       runningWasRefed = (f & REFED) !== 0;
       runningRefed = runningWasRefed ? 1 : 0;
       tally[RAN] += 1;
@@ -420,8 +431,20 @@ function snapshot() {
   };
 }
 
+/*
+ * the immediate whose callback runs, when `resource` (what Node's executionAsyncResource()
+ * answers) is the native driver running it; null otherwise
+ */
+function executionResource(resource) {
+  if (!drainRunning || resource === null || typeof resource !== 'object' ||
+      resource._onImmediate !== runImmediates) return null;
+  // the last one started, while its callback runs: destroyed and its callback not yet released
+  const imm = resource._argv[0];
+  return imm !== undefined && (imm._flags & DESTROYED) !== 0 && imm._onImmediate !== CLEARED_CALLBACK ? imm : null;
+}
+
 module.exports = {
-  settings,
+  settings, executionResource,
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
   snapshot, forEachPending, counts, resetCounts, onImmediateAdded,
 };

@@ -7,7 +7,7 @@
  * global timer functions and, unless told `{ timersModule: false }`, the same six exports of
  * Node's `timers` module and setTimeout, setImmediate, setInterval, scheduler.wait and
  * scheduler.yield of `timers/promises` (with lib/promises.js's), and async_hooks'
- * executionAsyncResource (lib/execution-resource.js's: inside a timeout's callback, that timeout),
+ * executionAsyncResource (lib/execution-resource.js's: inside a timer's callback, that timer),
  * so libraries that call
  * require('timers').setTimeout or await require('timers/promises').setTimeout get qtimers too
  * (ESM named imports follow through module.syncBuiltinESMExports).  Node's internals keep their

@@ -9,7 +9,8 @@
  * threw, and its ref: referenced exactly when a referenced timeout is pending (the count
  * countRef/uncountRef keep), settled when the section ends (syncDriver).  Outside its callback
  * it is armed at the call that wants it earlier, as Node arms its own timer; with nothing
- * pending it is let go (kept for reuse) and there are no wakeups.
+ * pending it is let go (kept for reuse) and there are no wakeups, except while a program's own
+ * async hook may watch: then it is kept for good (keepDriver).
  * It must never call user code itself (a context manager's hooks may see a driver made), know
  * which timeouts are pending, or use the globals.
  */
@@ -48,9 +49,6 @@ let driverRefed = false;
 // driver's own callback runs (`firing`), the expiry it is to be re-armed for when it returns.
 let armedExpiry = Infinity;
 let firing = false;
-// An earlier expiry the driver is re-armed for when the section ends (syncDriver), while a
-// program's own async hook is enabled (wantDriverBy says why); Infinity otherwise.
-let deferredExpiry = Infinity;
 let resumeArmed = false;          // the driver was re-armed with RESUME_PERIOD
 // Node's key of a native timer's async context frame (Node >= 24), found on the driver: Node
 // runs the driver's callback in the frame kept there.  The frame given (driveIn), or null: that
@@ -62,6 +60,8 @@ let drivenFrame = null;
 /* the drain the driver runs; set once, at load */
 function runWith(drain) {
   onFire = drain;
+  context.onProgramHook(keepDriver);
+  if (contextState.programHooks) keepDriver();
 }
 
 function countRef() {
@@ -109,12 +109,41 @@ function refreshNative(timer) {
   timer.refresh();
 }
 
+// While a program's own async hook may watch, the driver is one native timer for good, made
+// before the first such hook was enabled (or at load, if one was before): a timer made at a
+// call would be made in the program's current context, which a hook-based context manager
+// (OpenTelemetry's AsyncHooksContextManager) passes on to every callback the driver runs that
+// was scheduled with no context.  It is re-timed by refresh(), which makes no new async
+// resource while the timer is not destroyed, so it is never let go: idle, its period is
+// IDLE_PERIOD.
+const IDLE_PERIOD = 2147483647;   // Node's TIMEOUT_MAX
+
+function retimeDriver(delay) {
+  driver._idleTimeout = delay;
+  driver._repeat = delay;
+  driverDelay = delay;
+  driver.refresh();
+}
+
+function keepDriver() {
+  if (driver !== null && !driver._destroyed) return;
+  nextDriverDelay = IDLE_PERIOD;
+  driver = context.asDriver(newDriver);
+  driverDelay = IDLE_PERIOD;
+  driverRefed = false;
+  driver.unref();
+}
+
 function armDriver(expiry) {
   // from the time now, read now: the native timer counts from its own call, which is now
   let delay = expiry - clock.now();
   if (delay < 1) delay = 1;
   armedExpiry = expiry;
   if (driver !== null) {
+    if (contextState.programHooks && !driver._destroyed) {
+      retimeDriver(delay);
+      return;
+    }
     if (delay === driverDelay) {
       driver._repeat = delay;   // null if it fired as the last wakeup needed
       context.asDriver(refreshNative, driver);
@@ -133,12 +162,9 @@ function armDriver(expiry) {
 }
 
 /*
- * at the end of a section: armed for a deferred expiry, and referenced exactly when a referenced
- * timeout is pending
+ * at the end of a section: referenced exactly when a referenced timeout is pending
  */
 function syncDriver() {
-  if (deferredExpiry < armedExpiry) armDriver(deferredExpiry);
-  deferredExpiry = Infinity;
   if (driver === null) return;
   const want = refedCount > 0;
   if (want !== driverRefed) {
@@ -152,15 +178,8 @@ function wantDriverBy(expiry) {
   if (expiry < armedExpiry) {
     if (firing) {
       armedExpiry = expiry;               // re-armed by Node as the callback returns (rearmFired)
-    } else if (armedExpiry === Infinity || !contextState.programHooks) {
+    } else {
       armDriver(expiry);
-    } else if (expiry < deferredExpiry) {
-      // A new driver is made in the program's current context while its hooks may watch
-      // (context.asDriver), and a hook-based context manager gives callbacks scheduled with
-      // no context the context of the driver that runs them: an armed driver is re-armed from
-      // the end of the section instead, which a timeout due by then misses by one loop turn.
-      deferredExpiry = expiry;
-      needsEnd();
     }
   }
 }
@@ -171,7 +190,6 @@ function wantDriverBy(expiry) {
  */
 function fire() {
   armedExpiry = Infinity;
-  deferredExpiry = Infinity;    // the drain wants the driver for what it leaves
   firing = true;
   if (!resumeArmed) return false;
   resumeArmed = false;
@@ -191,7 +209,12 @@ function rearmFired(now, completed) {
     resumeArmed = true;
     armedExpiry = now;
   } else if (armedExpiry === Infinity) {
-    driver._repeat = null;                // nothing pending: Node lets it go (kept for refresh())
+    if (contextState.programHooks) {
+      driver._repeat = IDLE_PERIOD;       // kept for good (retimeDriver)
+      driverDelay = IDLE_PERIOD;
+    } else {
+      driver._repeat = null;              // nothing pending: Node lets it go (kept for refresh())
+    }
   } else {
     let delay = armedExpiry - now;
     if (delay < 1) delay = 1;

@@ -367,6 +367,9 @@ function resumeTimeouts() {
 
 /* the native driver's callback */
 function runTimeouts() {
+  // a driver made where a program's hook could see it (at load, if one was on before) leaves
+  // the context it was made in first (context.leaveDriverContext)
+  if (contextState.programHooks) context.leaveDriverContext();
   // Node entered the frame the driver kept (timeout-driver.js's driveIn): the drain's
   // callbacks of that frame run in it as they are
   const turn = driver.takeTurn();

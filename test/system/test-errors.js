@@ -159,6 +159,35 @@ module.exports = {
     t.done();
   },
 
+  'after a throw that Node\'s retry cannot run again (a native timer of 5 ms ran first), the rest still runs before the immediates, as native': function(t) {
+    // Node's timer (taken before qtimers installs) is due first and works 5 ms, so qtimers'
+    // driver starts more than a millisecond after the reading Node's retry runs what is due by:
+    // qtimers resumes the batch from the nextTick it queued before the handler, still before
+    // the check phase.  No resume would run C after the immediate.
+    const program = `
+      const nativeSetTimeout = setTimeout;
+      if (process.argv[1] === 'qtimers') require(ROOT);
+      const log = [];
+      process.on('uncaughtException', (e) => log.push('handler ' + e.message));
+      setImmediate(() => log.push('immediate'));
+      nativeSetTimeout(() => { log.push('native'); const end = performance.now() + 5; while (performance.now() < end); }, 1);
+      setTimeout(() => { log.push('A'); throw new Error('A'); }, 2);
+      setTimeout(() => log.push('C'), 2);
+      const end = performance.now() + 10;
+      while (performance.now() < end);
+      const installed = 'exactStart' in setTimeout;
+      nativeSetTimeout(() => console.log(JSON.stringify({ installed, log })), 50);
+    `;
+    const native = runJson(program, { qtimers: false });
+    const ours = runJson(program, { qtimers: false, args: ['qtimers'], expect: 'qtimers' });
+    t.equal(native.status, 0, native.stderr);
+    t.equal(ours.status, 0, ours.stderr);
+    t.deepEqual(native.json.log, ['native', 'A', 'handler A', 'C', 'immediate']);
+    t.strictEqual(ours.json.installed, true, 'qtimers is in place');
+    t.deepEqual(ours.json.log, native.json.log);
+    t.done();
+  },
+
   'an unhandled throw ends the process with the same status and report as native': function(t) {
     for (const kind of ['setTimeout(f, 1)', 'setImmediate(f)', 'setInterval(f, 1)']) {
       const src = `function f() { throw new TypeError('bad thing'); }\n${kind};\nsetTimeout(() => console.log('survived'), 50);`;

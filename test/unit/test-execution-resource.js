@@ -1,15 +1,15 @@
 'use strict';
-// lib/execution-resource.js: async_hooks.executionAsyncResource() inside a timeout's callback is
+// lib/execution-resource.js: async_hooks.executionAsyncResource() inside a timer's callback is
 // that timer's own resource, as natively: state a callback keeps on it is not seen by its
-// siblings.  (An immediate's is its turn's driver, README.)  The same program runs natively and
-// with qtimers, and the answers are compared.
+// siblings.  The same program runs natively and with qtimers, and the answers are compared.
 
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { runFileJson } = require('../helpers/child');
 
-// Timeouts due together, an interval, and a scope of the program's own inside a
+// Timeouts due together, an interval, immediates of one turn (queued from the main script and
+// from a timeout's callback, with and without arguments), and a scope of the program's own inside a
 // callback: each callback sets a property on its execution resource and reports what it found
 // there and whether the resource is its handle.  `tracked`: an AsyncLocalStorage store is
 // entered first (qtimers then carries an AsyncResource per timer).  Run as a script file with
@@ -33,6 +33,21 @@ handles.iv = setInterval(() => {
   visit('iv' + runs, handles.iv);
   if (++runs === 2) clearInterval(handles.iv);
 }, 5);
+// (immediates untracked only: tracked, on Node 24 under the test's probe, they and the
+// timeouts shared one resource, open in docs/decisions.md)
+if (!tracked) {
+  handles.i1 = setImmediate(() => visit('i1', handles.i1));
+  handles.i2 = setImmediate(() => {
+    visit('i2', handles.i2);
+    // a promise job after the callback: natively the callback's resource is no longer current
+    Promise.resolve().then(() => seen.push({ name: 'i2-job', found: executionAsyncResource().mine || null }));
+  });
+  handles.i3 = setImmediate((arg) => visit(arg, handles.i3), 'i3');
+  setTimeout(() => {
+    handles.i4 = setImmediate(() => visit('i4', handles.i4));
+    handles.i5 = setImmediate(() => visit('i5', handles.i5));
+  }, 4);
+}
 handles.scoped = setTimeout(() => {
   const scope = new AsyncResource('scope');
   scope.runInAsyncScope(() => seen.push({ name: 'scope', own: executionAsyncResource() === scope }));
@@ -70,7 +85,7 @@ module.exports = {
     const { native, ours } = both(t, 'none');
     // natively: nothing found from a sibling, each resource its handle (an interval's is the
     // same handle on each run, so its second run finds its first's)
-    t.ok(native.seen.filter((s) => s.name !== 'scope').every((s) => s.own), JSON.stringify(native.seen));
+    t.ok(native.seen.filter((s) => s.name !== 'scope' && s.name !== 'i2-job').every((s) => s.own), JSON.stringify(native.seen));
     t.deepEqual(ours.seen, native.seen);
     t.deepEqual(ours.topLevel, native.topLevel);
     t.done();
