@@ -289,8 +289,9 @@ const NOTES = 'Each build ran in fresh processes, one at a time, in the order na
   'event loop per second (libuv\'s own count, performance.nodeTiming.uvMetricsInfo.loopCount; voluntary context ' +
   'switches where Node has no such count, Node 18), less the refresh driver\'s own ticks (each a turn in every build); ' +
   'the timers\' callbacks do nothing.  Lateness: measured by the benchmark from a clock read just before the call that ' +
-  'armed or refreshed each timer (never understated); "early" from a read just after it, so a build that stamps a ' +
-  'timer with its turn\'s start, as Node does, shows as early by the time its turn had run before the call.';
+  'armed or refreshed each timer, lateness and "early" alike (lateness never understated, earliness never ' +
+  'overstated); a build that stamps a timer with its turn\'s start, as Node does, shows as early by the time its turn ' +
+  'had run before the call.';
 
 /* the options, or null after printing the usage error (exit code 2) */
 function optionsOrNull(argv) {

@@ -159,10 +159,12 @@ function wakeups(size, done) {
 }
 
 /*
- * lateness: each timer's start is bracketed by two clock reads of the benchmark's, one just
- * before the call that armed or refreshed it and one just after: a callback's lateness is
- * measured from the first (so it is never understated), its earliness from the second (so it
- * is never overstated).  A callback re-arms its timer (refresh()), so timers keep firing.
+ * lateness: each call that arms or refreshes a timer is preceded by a clock read of the
+ * benchmark's: a callback's lateness and its earliness are both measured from it, the call
+ * itself coming later, so lateness is never understated and earliness never overstated (a
+ * read just after the call would count a pause of the process between the call and the read,
+ * a preemption on a loaded machine or a collection, as earliness).  A callback re-arms its
+ * timer (refresh()), so timers keep firing.
  * Load: every loadEveryMs the driver also spins for loadMs, and refreshes refreshesPerTick.
  */
 function lateness(size, done) {
@@ -172,7 +174,6 @@ function lateness(size, done) {
   const timers = new Array(n);
   const delays = new Float64Array(n);
   const before = new Float64Array(n);
-  const after = new Float64Array(n);
   const fractions = [];
   let early = 0;
   let worstEarlyMs = 0;
@@ -181,7 +182,7 @@ function lateness(size, done) {
     const now = nowMs();
     if (measuring) {
       fractions.push((now - before[k] - delays[k]) / delays[k]);
-      const ahead = delays[k] - (now - after[k]);
+      const ahead = delays[k] - (now - before[k]);
       if (ahead > 1) {
         early += 1;
         worstEarlyMs = Math.max(worstEarlyMs, ahead);
@@ -189,11 +190,10 @@ function lateness(size, done) {
     }
     rearm(k);
   }
-  // the clock read just before the call and just after it, per call
+  // the clock read just before the call, per call
   function rearm(k) {
     before[k] = nowMs();
     timers[k].refresh();
-    after[k] = nowMs();
   }
   let started = 0;
   let driver = null;
@@ -221,7 +221,6 @@ function lateness(size, done) {
       delays[k] = size.minDelayMs + random(span);
       before[k] = nowMs();
       timers[k] = setTimeout(onTimeout, delays[k], k);
-      after[k] = nowMs();
     }
     started = nowMs();
     driver = setInterval(loadTick, size.loadEveryMs);
