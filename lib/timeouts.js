@@ -143,13 +143,11 @@ function refreshTimeout(timer) {
     timer._idleStart = start;
     batch.noteMove(timer, Math.trunc(timer._idleTimeout));
   } else if (timer._idlePrev !== null) {
-    // linked: moved now, behind the moves noted before it (within busy lists, nothing expires
-    // earlier than before: the driver stays as it is)
+    // linked: moved now, behind the moves noted before it (into a busy list: the driver stays)
     const msecs = Math.trunc(timer._idleTimeout);
-    const store = settled();
     timer._idleStart = start;
-    if (store.requeueLinked(timer, msecs)) return;
-    store.restart(timer, start, msecs);
+    if (settled().requeueLinked(timer, msecs)) return;
+    settled().restart(timer, start, msecs);
     wantDriverBy(start + msecs);
   } else {
     reviveTimeout(timer, start);
