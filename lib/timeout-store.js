@@ -135,6 +135,28 @@ class TimeoutStore {
     return true;
   }
 
+  /* a pending linked timer, whose _idleStart is already its new start, goes behind the others of
+     its delay `msecs`, as restart() would; false, doing nothing, unless that takes no more than
+     relinking it: its delay's list is linked and busy, and the list it leaves keeps a timer.
+     Neither list's key changes (appended to a busy list, it expires after that list's head). */
+  requeueLinked(timer, msecs) {
+    const list = this.lastList;
+    if (list === null || list.msecs !== msecs || list.slots !== null) return false;
+    const prev = timer._idlePrev;
+    const next = timer._idleNext;
+    if (next === list) return true;             // its last already
+    const tail = list._idlePrev;
+    if (prev === next || tail === list) return false;   // it leaves a list empty, or joins one
+    prev._idleNext = next;
+    next._idlePrev = prev;
+    timer._idlePrev = tail;
+    timer._idleNext = list;
+    tail._idleNext = timer;
+    list._idlePrev = timer;
+    if (++list.restarts === this.ringAfter) list.toRing(this.ringMinTimers);
+    return true;
+  }
+
   /* a pending timer goes behind the others of its delay `msecs` (another list, or a linked one) */
   _move(timer, msecs) {
     this.unlink(timer);

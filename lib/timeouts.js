@@ -168,8 +168,10 @@ function refreshTimeout(timer) {
     timer._idleStart = start;
     batch.noteMove(timer, Math.trunc(timer._idleTimeout));
   } else if (timer._idlePrev !== null) {
-    // linked: moved now, behind the moves noted before it
+    // linked: moved now, behind the moves noted before it (into a busy list: the driver stays)
     const msecs = Math.trunc(timer._idleTimeout);
+    timer._idleStart = start;
+    if (settled().requeueLinked(timer, msecs)) return;
     settled().restart(timer, start, msecs);
     wantDriverBy(start + msecs);
     if (timer._flags & CONTEXT) driveFor(timer, start + msecs);

@@ -199,6 +199,39 @@ module.exports = {
     t.done();
   },
 
+  'requeueLinked relinks a stamped timer behind the others of its busy linked list, and only that': function(t) {
+    const store = new TimeoutStore();
+    const ts = queued(store, 3, 0, 10);
+    const other = queued(store, 2, 0, 20);
+    const alone = timer(0); store.append(alone, 30);
+    store.append(timer(0), 10);              // the list of 10 is the last one used
+    const last = store.lists[10]._idlePrev;
+    ts[0]._idleStart = 1;
+    t.strictEqual(store.requeueLinked(ts[0], 10), true, 'moved');
+    t.strictEqual(store.requeueLinked(ts[0], 10), true, 'already last: stays');
+    other[0]._idleStart = 2;
+    t.strictEqual(store.requeueLinked(other[0], 10), true, 'from a list that keeps a timer, into a busy one');
+    t.strictEqual(store.requeueLinked(alone, 10), false, 'it would leave its list empty: left to restart()');
+    t.strictEqual(store.requeueLinked(other[1], 20), false, 'its delay\'s list is not the last used: left to restart()');
+    t.strictEqual(alone._idleNext, store.lists[30], 'where it was');
+    t.deepEqual(drain(store).map((x) => x.id), [ts[1], ts[2], last, ts[0], other[0], other[1], alone].map((x) => x.id));
+    t.done();
+  },
+
+  'requeueLinked leaves a ring, or an empty list to join, to restart()': function(t) {
+    const store = ringStore(1, 0);
+    const ts = queued(store, 3, 0, 10);
+    store.restart(ts[0], 1, 10);             // the list becomes a ring
+    t.strictEqual(store.requeueLinked(ts[1], 10), false, 'a ring');
+    const empty = new TimeoutStore();
+    const a = timer(0); empty.append(a, 10);
+    const b = timer(0); empty.append(b, 10);
+    empty.append(timer(0), 20);
+    empty.unlink(empty.lists[20]._idleNext);   // the list of 20 is idle, and the last used
+    t.strictEqual(empty.requeueLinked(a, 20), false, 'an empty list to join');
+    t.done();
+  },
+
   'a ring empties a cleared timer\'s slot at once': function(t) {
     const store = ringStore(1, 0);
     const a = timer(0); store.append(a, 10);
