@@ -60,11 +60,13 @@ function main() {
     console.log((opts.only ? '--only' : '--qtimers') + ': results/ left as it was');
   } else {
     fs.mkdirSync(resultsDir, { recursive: true });
-    // the README's chart is of the preloaded runs; the other position has its own table
-    const table = opts.load === 'require' ? 'table-require.md' : 'table.md';
+    // the README's chart is of the preloaded runs; the other position has its own table, and a
+    // run with --als or --node another Node's (table-als.md, table-node24.md, table-require-node24.md)
+    const other = (opts.als ? '-als' : '') + (opts.node !== process.execPath ? '-node' + /v(\d+)/.exec(info.node)[1] : '');
+    const table = (opts.load === 'require' ? 'table-require' : 'table') + other + '.md';
     fs.writeFileSync(path.join(resultsDir, table), report.markdownTable(rows, info, opts));
     written.push(table);
-    if (opts.chart && opts.load !== 'require') {
+    if (opts.chart && opts.load !== 'require' && other === '') {
       fs.writeFileSync(path.join(resultsDir, 'chart.svg'), chart.render(rows, {
         title: 'qtimers vs native timers, ' + info.node + (opts.quick ? ' (--quick: indicative only)' : ''),
         subtitle: report.describeMachine(info, opts),
