@@ -54,6 +54,8 @@ const settings = {
 // `active`: some timer may be coarse (the knob was on, or coarse() was called): timeouts.js
 // asks this module only then
 const state = { active: false };
+// the least _idleTimeout coarse by the knob (trunc(delay) >= from), Infinity while it is off
+let knobMin = Infinity;
 let tau = 16;       // ms from the first note to the settle wakeup asked for
 
 // The _idlePrev of a pending coarse timer that is in no slot yet (armed, not settled).
@@ -121,10 +123,12 @@ function slotTime(expiry, delay) {
 function setFrom(value) {
   settings.from = value;
   tau = Math.max(1, granularity(Math.trunc(value)) / 2);
+  knobMin = settings.on ? Math.ceil(value) : Infinity;
 }
 
 function setOn(value) {
   settings.on = value;
+  knobMin = value ? Math.ceil(settings.from) : Infinity;
   if (value) state.active = true;
 }
 
@@ -194,6 +198,11 @@ function armedAt(timer, start, fresh) {
 /* refresh() of a pending timer: true if coarse (noted); false: timeouts.js's exact path */
 function refreshed(timer) {
   const f = timer._flags;
+  // the common case first: in a slot (so pending and coarse) and still coarse by the knob
+  if ((f & (SLOTTED | FORCED)) === SLOTTED && timer._idleTimeout >= knobMin) {
+    note(timer, f);
+    return true;
+  }
   const prev = timer._idlePrev;
   if (prev === null) return false;          // not pending: revived by the exact path (armedAt)
   if (!wants(timer, f)) {
