@@ -20,6 +20,7 @@
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
 const timeouts = require('./timeouts');
+const timeoutListing = require('./timeout-listing');
 const timeoutCounts = require('./timeout-counts');
 const coarse = require('./coarse');
 const { bucketHigh } = require('./lateness');
@@ -33,7 +34,7 @@ const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats
 
 function holdings() {
   const i = immediates.snapshot();
-  const t = timeouts.snapshot();
+  const t = timeoutListing.snapshot();
   return {
     immediates: i.queued,
     refedImmediates: i.refed,
@@ -51,7 +52,7 @@ function holdings() {
  */
 function activeHandles() {
   const i = immediates.snapshot();
-  const t = timeouts.snapshot();
+  const t = timeoutListing.snapshot();
   return {
     // Node counts a native Immediate while it is referenced (not while it runs): our own record
     // of the drivers' ref state, since a driver's hasRef() answers false to open-handle tools
@@ -111,7 +112,7 @@ function timerStats(options) {
   const tmo = { pending: 0, intervals: 0, refed: 0, ran: 0, threw: 0, drains: 0, delays: 0, largestLists: [] };
   const perDelay = new Map();
   const crs = { pending: 0, refed: 0, ran: 0 };
-  timeouts.forEachPending(function countTimeout(timer, delay) {
+  timeoutListing.forEachPending(function countTimeout(timer, delay) {
     tmo.pending += 1;
     if (timer._flags & COARSE) {
       crs.pending += 1;
@@ -222,7 +223,7 @@ function pending(options) {
     if (!refedOnly || (imm._flags & REFED)) imms.push(imm);
   });
   const timers = [];
-  timeouts.forEachPending(function listTimeout(timer, delay) {
+  timeoutListing.forEachPending(function listTimeout(timer, delay) {
     if (!refedOnly || (timer._flags & REFED)) timers.push({ timer, delay, due: timer._idleStart + delay });
   });
   timers.sort((a, b) => a.due - b.due || a.timer._idleStart - b.timer._idleStart);
