@@ -19,6 +19,7 @@
 
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
+const immediateCounts = require('./immediate-counts');
 const timeouts = require('./timeouts');
 const timeoutListing = require('./timeout-listing');
 const timeoutCounts = require('./timeout-counts');
@@ -126,7 +127,7 @@ function timerStats(options) {
   tmo.largestLists = Array.from(perDelay, ([delay, pending]) => ({ delay, pending }))
     .sort((a, b) => b.pending - a.pending || a.delay - b.delay)
     .slice(0, LARGEST_LISTS);
-  const immCounts = immediates.counts();
+  const immCounts = immediateCounts.counts();
   const tmoCounts = timeoutCounts.counts();
   const coarseCounts = coarse.counts();
   imm.ran = immCounts.ran;
@@ -137,7 +138,7 @@ function timerStats(options) {
   tmo.threw = tmoCounts.threw;
   tmo.drains = tmoCounts.drains;
   if (reset) {
-    immediates.resetCounts();
+    immediateCounts.resetCounts();
     timeoutCounts.resetCounts();
     coarse.resetCounts();
   }
