@@ -35,10 +35,12 @@
  * whether it did.  Then (`node -r qtimers`, `--import qtimers/register`, `require('qtimers')`
  * or `import 'qtimers/install'` on an app's first line) the mode is learnt at the class's
  * run() and enterWith(), the only doors to a frame that holds a store; else it is frames
- * from the start (resources where Node's frame symbol cannot be found).  Hooks, domains and (before frames) stores are learnt by wrapping AsyncHook's
- * enable(), the one door every hook, every domain and the first AsyncLocalStorage store pass
- * through, whether their module was loaded before qtimers or after; hooks already enabled when
- * qtimers loads show on promises (an init hook stamps async ids on them).  The mode only goes up.
+ * from the start (resources where Node's frame symbol cannot be found).  Hooks, domains and
+ * (before frames) stores are learnt by wrapping AsyncHook's enable() (context-watch.js, which
+ * watches the doors; this module decides the mode), the one door every hook, every domain and
+ * the first AsyncLocalStorage store pass through, whether their module was loaded before
+ * qtimers or after; hooks already enabled when qtimers loads show on promises (an init hook
+ * stamps async ids on them).  The mode only goes up.
  * qtimers' own native drivers are made outside the program's context: inside a scope of the
  * context qtimers loaded in while no hook of the program's can see that scope; once one can
  * (a hook-based context manager must not see a stray before/after inside the program's code),
@@ -53,19 +55,8 @@ const ownFrom = require('./own-frames').begin();
 
 const proc = process;
 
-/*
- * whether Node's AsyncLocalStorage class may have been used before qtimers loaded: it has been
- * loaded (its own module, from Node 22 on), or that cannot be told.  Read before anything here
- * reads the class, which loads it.
- */
-function storageLoadedBefore() {
-  const loaded = proc.moduleLoadList;
-  if (!Array.isArray(loaded)) return true;
-  for (const name of loaded) if (name.startsWith('NativeModule internal/async_local_storage')) return true;
-  return false;
-}
-const storageUsedBefore = storageLoadedBefore();
-
+// first: it reads whether Node's AsyncLocalStorage class was loaded before anything here loads it
+const watch = require('./context-watch');
 const asyncHooks = require('./builtins').asyncHooks;
 const { AsyncResource, AsyncLocalStorage } = asyncHooks;
 
@@ -114,19 +105,16 @@ const rootScope = new RootScope('qtimers');
 
 // ---------------------------------------------------------------- learning the mode
 
-const restorers = [];
-const storeRestorers = [];     // run() and enterWith(), needed until a store is carried
-
 // Nothing left to learn once resources are carried and program hooks are known to be on.
 function dropWrappersIfDone() {
   if (state.mode !== RESOURCES || !state.programHooks) return;
-  while (restorers.length > 0) restorers.pop()();
+  watch.stopWatching();
 }
 
 function raiseMode(mode) {
   if (mode <= state.mode) return;
   state.mode = mode;
-  while (storeRestorers.length > 0) storeRestorers.pop()();
+  watch.stopWatchingStores();
   dropWrappersIfDone();
 }
 
@@ -148,17 +136,6 @@ function onProgramHook(fn) {
 /* carry full async context (AsyncResources) from now on; the default mode learns it itself */
 function trackAsyncContext() {
   raiseMode(RESOURCES);
-}
-
-function wrap(target, name, makeWrapper, list) {
-  const original = target[name];
-  if (typeof original !== 'function') return;
-  const descriptor = Object.getOwnPropertyDescriptor(target, name);
-  target[name] = makeWrapper(original);
-  (list || restorers).push(function restore() {
-    if (descriptor) Object.defineProperty(target, name, descriptor);
-    else delete target[name];
-  });
 }
 
 // Already in use before we were loaded?  An enabled init hook stamps async ids on promises; a
@@ -203,70 +180,22 @@ let framesWatched = false;
 // the scope asDriverIn makes a driver in, in a frame (an id of its own: not frameScope's)
 const driverScope = new RootScope('qtimers');
 
-// Node's own storage hook, once seen.  It is told apart from the program's hooks by who enables
-// it: AsyncLocalStorage, from one of Node's own modules.  It must never be found by entering a
-// store of our own: enabling any hook switches on V8's promise hooks, and with them every
-// promise of the process stays twice as slow for good, even after the hook is disabled
-// (docs/decisions.md, "Node's storage hook is recognised by who enables it").
-let storageHook = null;
-
-function returnCallSites(err, callSites) {
-  return callSites;
-}
-
-/* whether the enable() being called comes from Node's AsyncLocalStorage (one stack capture) */
-function enabledByStorage(enable) {
-  const savedPrepare = Error.prepareStackTrace;
-  const savedLimit = Error.stackTraceLimit;
-  let fromStorage = false;
-  try {
-    Error.prepareStackTrace = returnCallSites;
-    Error.stackTraceLimit = 1;
-    const holder = {};
-    Error.captureStackTrace(holder, enable);
-    const callSites = holder.stack;
-    if (Array.isArray(callSites) && callSites.length > 0) {
-      const file = callSites[0].getFileName();
-      fromStorage = typeof file === 'string' && file.startsWith('node:') &&
-        callSites[0].getTypeName() === 'AsyncLocalStorage';
-    }
-  } catch (err) {
-    fromStorage = false;      // unknown: counted as the program's, which carries the most context
-  }
-  // each put back on its own: a program may have made either read-only
-  try { Error.stackTraceLimit = savedLimit; } catch (err) { /* as the program left it */ }
-  try { Error.prepareStackTrace = savedPrepare; } catch (err) { /* as the program left it */ }
-  return fromStorage;
-}
-
 if (!state.programHooks) {
-  // AsyncHook instances share one prototype; an inert hook reaches it.
-  wrap(Object.getPrototypeOf(asyncHooks.createHook({})), 'enable', (original) => function enable() {
-    if (this === storageHook || (storageHook === null && enabledByStorage(enable))) {
-      storageHook = this;
-      raiseMode(RESOURCES);     // the program's first store
-    } else {
-      noteProgramHook();
-    }
-    return ReflectApply(original, this, arguments);
-  });
+  // Node's own storage hook (the program's first store) or the program's hook (context-watch.js)
+  watch.watchEnable(function storageEnabled() { raiseMode(RESOURCES); }, noteProgramHook);
   // async context frames: a store entered before we loaded may be current in any callback,
   // unless the class was never loaded before us; then the first store the program enters,
   // through run() or enterWith() (withScope() calls enterWith()), starts tracking before it is
-  // entered
+  // entered.  enterWith() stays watched while frames mode may last: it is the one door by which
+  // code changes the frame it runs in (see runningFrame)
   if (storesInFrames) {
-    if (storageUsedBefore) raiseMode(STORE_MODE);
+    if (watch.storageUsedBefore) raiseMode(STORE_MODE);
     else {
-      wrap(AsyncLocalStorage.prototype, 'run', (original) => function run() {
+      watch.watchStores(AsyncLocalStorage, function storeRun() {
         raiseMode(STORE_MODE);
-        return ReflectApply(original, this, arguments);
-      }, storeRestorers);
-      // enterWith() stays watched while frames mode may last: it is the one door by which code
-      // changes the frame it runs in (see runningFrame)
-      wrap(AsyncLocalStorage.prototype, 'enterWith', (original) => function enterWith() {
+      }, function storeEntered() {
         runningFrame = UNKNOWN_FRAME;
         raiseMode(STORE_MODE);
-        return ReflectApply(original, this, arguments);
       });
       framesWatched = true;
     }

@@ -17,7 +17,7 @@
 'use strict';
 
 const asyncHooks = require('./builtins').asyncHooks;
-const timeouts = require('./timeouts');
+const timeoutListing = require('./timeout-listing');
 const immediates = require('./immediates');
 
 // captured at load, before install() can replace it
@@ -25,7 +25,7 @@ const nodeExecutionAsyncResource = asyncHooks.executionAsyncResource;
 
 function executionAsyncResource() {
   const resource = nodeExecutionAsyncResource();
-  const timeout = timeouts.executionResource(resource);
+  const timeout = timeoutListing.executionResource(resource);
   if (timeout !== null) return timeout;
   const imm = immediates.executionResource(resource);
   return imm !== null ? imm : resource;

@@ -9,8 +9,8 @@
  * would.  Between two callbacks the drain runs the nextTick and microtask queues
  * (natives.runTicks; a Node without them gets one callback per driver turn); a callback that
  * throws leaves the drain with the exception propagating, as a native one, and the `finally`
- * queues a driver for whatever is left: nothing is lost or run twice.  Also owns what is
- * counted of them for stats.js (callbacks run and thrown, driver turns).
+ * queues a driver for whatever is left: nothing is lost or run twice.  What is counted of
+ * them for stats.js is filed inline, in immediate-counts.js's tally.
  * The first immediate queued when nothing is pending rides its driver as the driver's argument
  * (a carrier) instead of waiting in the queue:
  *
@@ -21,8 +21,8 @@
  * clear or unref of A finds D through A._carrier): a second old object pointing at a young one
  * wakes V8's helper thread (docs/decisions.md, "an immediate queued while none is pending rides
  * its own native setImmediate").  Inside a drain, an immediate queued while the turn may still
- * run it joins the turn (the young turn, below); once a turn ran out of time on long callbacks
- * (`joinless`), what they queue is carried instead when nothing else is pending.
+ * run it joins the turn (the young turn, immediate-turn.js); once a turn ran out of time on
+ * long callbacks (`joinless`), what they queue is carried instead when nothing else is pending.
  * It must never call user code except in runImmediates, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
@@ -36,6 +36,8 @@ const clock = require('./clock');
 const section = require('./section');
 const context = require('./context');
 const ImmediateQueue = require('./immediate-queue');
+const { RAN, THREW, DRAINS, tally } = require('./immediate-counts');
+const { turnStarted, turnRanOut, turnIsOver } = require('./immediate-turn');
 const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, EXTRA, CONTEXT } = require('./flags');
 
@@ -76,34 +78,11 @@ let drainRunning = false;
 let carrierQueued = false;
 let carriedCallback = null;
 let carried = null;
-// During a drain, for addImmediate: which newly queued immediates the turn takes, and when it
-// started (in a Float64Array: a double in a variable would be a new young heap number at every
-// turn, stored in an old object, the very thing the carrier avoids)
-const TAKES_NONE = 0;              // none: no budget for new ones (maxTickDepth 0)
-const TAKES_ALL = 1;               // up to the budget, at any age (maxTurnMs Infinity)
-const TAKES_YOUNG = 2;             // up to the budget while the turn is young
-let turnTakes = TAKES_NONE;
-const TURN_START = 0;
-const turnClock = new Float64Array(1);
-// A turn that ran out of time having run callbacks of LONG_CALLBACK_MS or more on average sets
-// `joinless`: from then on an immediate queued during a drain is carried to the next turn (when
-// nothing else is pending) rather than joining the young turn, until one is queued within
-// LONG_CALLBACK_MS of its turn's start (why: the carrier's entry in docs/decisions.md).
-const LONG_CALLBACK_MS = 0.0125;
-let joinless = false;
 // During a drain: how many entries at the front of the queue were there when it started
 // (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
 let preQueued = 0;
 // stats.js's hook for an immediate made, while it tracks origins
 let onAdd = null;
-
-// ---------------------------------------------------------------- what is counted
-
-// in a Float64Array, as timeout-counts.js's: no boxed double, however long the process runs
-const RAN = 0;                    // callbacks started (a throwing one included)
-const THREW = 1;                  // callbacks that threw
-const DRAINS = 2;                 // turns of the native driver
-const tally = new Float64Array(3);
 
 // ---------------------------------------------------------------- the reference count
 
@@ -152,20 +131,6 @@ function queueDriver() {
 }
 
 // ---------------------------------------------------------------- add, cancel, ref
-
-/*
- * during a drain: should an immediate queued now wait for the next turn (and may be carried)?
- * While the turns' callbacks are short, no: the check at its pop decides, with no clock read
- * here.  Once a turn ran out of time on long callbacks (`joinless`), yes, unless this turn is
- * still so young that its callbacks are short again, which ends `joinless`.
- */
-function turnIsOver() {
-  if (turnTakes === TAKES_NONE) return true;
-  if (turnTakes === TAKES_ALL || !joinless) return false;
-  if (clock.preciseNow() - turnClock[TURN_START] >= LONG_CALLBACK_MS) return true;
-  joinless = false;
-  return false;
-}
 
 // made outside any user's async context, as a driver (context.asDriver passes imm, no closure)
 function queueCarrier(imm) {
@@ -293,8 +258,7 @@ function runImmediates(carriedImm) {
   // ... and newly queued callbacks run only while the turn is younger than maxTurnMs
   const turnMs = settings.maxTurnMs;
   const turnStart = newBudget > 0 && turnMs !== Infinity ? clock.preciseNow() : 0;
-  turnTakes = newBudget === 0 ? TAKES_NONE : turnMs === Infinity ? TAKES_ALL : TAKES_YOUNG;
-  turnClock[TURN_START] = turnStart;
+  turnStarted(newBudget, turnMs, turnStart);
   let ran = 0;                      // callbacks started in this turn
   // The handle whose callback is running.  A try/finally around each call would cost more than
   // the rest of the loop, so the one around the loop cleans up after a callback that threw.
@@ -330,7 +294,7 @@ function runImmediates(carriedImm) {
         if (ran > 0 && turnMs !== Infinity) {
           const age = clock.preciseNow() - turnStart;
           if (age >= turnMs) {
-            if (age >= ran * LONG_CALLBACK_MS) joinless = true;
+            turnRanOut(age, ran);
             break;
           }
         }
@@ -382,15 +346,6 @@ function runImmediates(carriedImm) {
 }
 
 // ---------------------------------------------------------------- what it holds
-
-/* what was counted since load or the last resetCounts(), for stats.js */
-function counts() {
-  return { ran: tally[RAN], threw: tally[THREW], drains: tally[DRAINS] };
-}
-
-function resetCounts() {
-  tally.fill(0);
-}
 
 /* a carrier is queued and its immediate was not cleared (one not kept here never was) */
 function carriedPending() {
@@ -446,7 +401,7 @@ function executionResource(resource) {
 module.exports = {
   settings, executionResource,
   addImmediate, cancelImmediate, refImmediate, unrefImmediate,
-  snapshot, forEachPending, counts, resetCounts, onImmediateAdded,
+  snapshot, forEachPending, onImmediateAdded,
 };
 
 require('./own-frames').end(ownFrom);

@@ -19,7 +19,9 @@
 
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
+const immediateCounts = require('./immediate-counts');
 const timeouts = require('./timeouts');
+const timeoutListing = require('./timeout-listing');
 const timeoutCounts = require('./timeout-counts');
 const coarse = require('./coarse');
 const { bucketHigh } = require('./lateness');
@@ -33,7 +35,7 @@ const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats
 
 function holdings() {
   const i = immediates.snapshot();
-  const t = timeouts.snapshot();
+  const t = timeoutListing.snapshot();
   return {
     immediates: i.queued,
     refedImmediates: i.refed,
@@ -51,7 +53,7 @@ function holdings() {
  */
 function activeHandles() {
   const i = immediates.snapshot();
-  const t = timeouts.snapshot();
+  const t = timeoutListing.snapshot();
   return {
     // Node counts a native Immediate while it is referenced (not while it runs): our own record
     // of the drivers' ref state, since a driver's hasRef() answers false to open-handle tools
@@ -111,7 +113,7 @@ function timerStats(options) {
   const tmo = { pending: 0, intervals: 0, refed: 0, ran: 0, threw: 0, drains: 0, delays: 0, largestLists: [] };
   const perDelay = new Map();
   const crs = { pending: 0, refed: 0, ran: 0 };
-  timeouts.forEachPending(function countTimeout(timer, delay) {
+  timeoutListing.forEachPending(function countTimeout(timer, delay) {
     tmo.pending += 1;
     if (timer._flags & COARSE) {
       crs.pending += 1;
@@ -125,7 +127,7 @@ function timerStats(options) {
   tmo.largestLists = Array.from(perDelay, ([delay, pending]) => ({ delay, pending }))
     .sort((a, b) => b.pending - a.pending || a.delay - b.delay)
     .slice(0, LARGEST_LISTS);
-  const immCounts = immediates.counts();
+  const immCounts = immediateCounts.counts();
   const tmoCounts = timeoutCounts.counts();
   const coarseCounts = coarse.counts();
   imm.ran = immCounts.ran;
@@ -136,7 +138,7 @@ function timerStats(options) {
   tmo.threw = tmoCounts.threw;
   tmo.drains = tmoCounts.drains;
   if (reset) {
-    immediates.resetCounts();
+    immediateCounts.resetCounts();
     timeoutCounts.resetCounts();
     coarse.resetCounts();
   }
@@ -222,7 +224,7 @@ function pending(options) {
     if (!refedOnly || (imm._flags & REFED)) imms.push(imm);
   });
   const timers = [];
-  timeouts.forEachPending(function listTimeout(timer, delay) {
+  timeoutListing.forEachPending(function listTimeout(timer, delay) {
     if (!refedOnly || (timer._flags & REFED)) timers.push({ timer, delay, due: timer._idleStart + delay });
   });
   timers.sort((a, b) => a.due - b.due || a.timer._idleStart - b.timer._idleStart);

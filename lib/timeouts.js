@@ -6,7 +6,7 @@
  * drain the native driver runs (timeout-driver.js): what is due by one clock reading, in expiry
  * order, with the nextTick and microtask queues drained between two callbacks.  A callback that
  * throws leaves the drain with the exception still propagating, as a native one, and the rest
- * runs by the same reading right after the handler, as Node's (resumeTimeouts).  Also the knob
+ * runs by the same reading right after the handler, as Node's (timeout-resume.js).  Also the knob
  * of what a timer is stamped with (setTimeout.exactStart) and, for stats.js, each callback's
  * lateness and counts, filed inline (lateness.js, timeout-counts.js).  Pending timers wait in
  * refresh-batch.js's store.  Coarse timeouts (coarse.js, opt-in) are its to place at arming,
@@ -31,6 +31,7 @@ const driver = require('./timeout-driver');
 const batch = require('./refresh-batch');
 const { setClearedPeriod } = require('./cleared-periods');
 const lateness = require('./lateness');
+const resume = require('./timeout-resume');
 const { THREW, DRAINS, tally } = require('./timeout-counts');
 const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE, COARSE } = require('./flags');
@@ -38,7 +39,6 @@ const coarse = require('./coarse');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const runTicks = natives.runTicks;
-const nextTick = natives.nextTick;
 const contextState = context.state;
 const NONE = context.NONE;
 const ReflectApply = Reflect.apply;
@@ -61,9 +61,6 @@ const settings = {
 // or clears it: ref(), unref() and clear*() adjust the count for it at once, as for a linked one.
 let runningTimeout = null;
 let runningCounted = false;
-let resumeQueued = false;         // a nextTick is queued to resume a drain a callback threw out of
-let resumeNow = 0;                // the reading that drain decided what was due by
-let resumeSerial = 0;             // section.drainSerial() when it was queued
 // stats.js's hook for a timer made (or revived by refresh()), while it tracks origins
 let onAdd = null;
 // Each callback's own start is read (a clock read per callback after a drain's first) from the
@@ -337,34 +334,13 @@ function drainTimeouts(now, started) {
     // which a foreign `this` handed to Timeout.prototype.ref can leave one too high.  In the
     // driver's own callback this only notes the expiry (rearmFired).
     wantFirst();
-    if (!completed && !resumeQueued) {
-      // A callback threw.  Node reports it, then at once runs the rest of what was due by the
-      // same reading, before any nextTick and before immediates: Node's retry runs the driver
-      // again (rearmFired), or runs the nextTick queue first, where this one, queued ahead of
-      // the handler's, resumes the drain (outside the driver's callback, only the nextTick).
-      resumeQueued = true;
-      resumeNow = now;
-      resumeSerial = section.drainSerial();
-      // queued from the top level: not in the domain the throw left active for Node's handler
-      if (contextState.mode !== NONE) context.callAtRoot(nextTick, resumeTimeouts);
-      else nextTick(resumeTimeouts);
-    }
+    // a callback threw: the rest of what was due by this reading runs right after Node's
+    // handler (timeout-resume.js)
+    if (!completed) resume.queueResume(now);
     // settles the driver while this drain's reading is still the clock's, then hands it back
     section.drainEnded();
     driver.rearmFired(now, completed);
   }
-}
-
-function resumeTimeouts() {
-  resumeQueued = false;
-  // Usually right after the throw.  If another qtimers drain ran since (a callback of a
-  // resumed drain threw out of Node's tick queue, whose ticks then wait for the next callback
-  // to return to Node), the driver takes the rest at the next timers phase: late, never early.
-  if (section.drainSerial() !== resumeSerial) {
-    wantFirst();
-    return;
-  }
-  drainTimeouts(resumeNow, -1);
 }
 
 /* the native driver's callback */
@@ -378,10 +354,7 @@ function runTimeouts() {
   if (turn !== null) context.enterTurn(turn);
   try {
     if (driver.fire()) {
-      // Node's retry right after a throw: by the reading of the drain thrown out of (the same
-      // wakeup, not counted again); the nextTick queued for it finds nothing left to do
-      resumeQueued = false;
-      drainTimeouts(resumeNow, -1);
+      resume.retry();     // Node's retry right after a throw (timeout-resume.js)
       return;
     }
     tally[DRAINS] += 1;
@@ -402,29 +375,9 @@ function measureStarts() {
   measuring = true;
 }
 
-/*
- * visit(timer, delay) for every pending timeout and interval, list by list, each list in expiry
- * order: the linked ones, and an interval whose callback runs now (it will be linked again)
- */
-function forEachPending(visit) {
-  function visitWithOwnDelay(timer) {
-    visit(timer, Math.trunc(timer._idleTimeout));
-  }
-  const heap = settled().heap;
-  for (let i = 0; i < heap.length; i++) {
-    if (heap[i].msecs === coarse.COARSE_DUE) heap[i].forEach(visitWithOwnDelay);
-    else heap[i].forEach(visit);
-  }
-  coarse.forEachPending(visit);
-  const t = runningTimeout;
-  if (t !== null && t._idlePrev === null && (t._flags & (REPEAT | CLEARED)) === REPEAT && t._idleTimeout >= 0) {
-    visit(t, Math.trunc(t._idleTimeout));
-  }
-}
-
-/* the timeout whose callback runs now if `resource` (Node's executionAsyncResource()) is the driver */
-function executionResource(resource) {
-  return runningTimeout !== null && driver.isDriver(resource) ? runningTimeout : null;
+/* the timeout whose callback runs now (or threw), or null: for timeout-listing.js */
+function running() {
+  return runningTimeout;
 }
 
 /* stats.js's hook for every timer made or revived from now on (null: none) */
@@ -432,15 +385,8 @@ function onTimeoutAdded(hook) {
   onAdd = hook;
 }
 
-/* the store's and the driver's state now, for stats.js */
-function snapshot() {
-  const lists = settled().heap.length;
-  const state = driver.driverState();
-  state.lists = lists;
-  return state;
-}
-
 driver.runWith(runTimeouts);
+resume.resumeWith(drainTimeouts, wantFirst);
 // at a section's end, the moves refresh() owes first: they may want the driver earlier (a delay
 // made shorter), and a timer due then must be armed for by then
 section.atEnd(batch.settleAtEnd);
@@ -448,7 +394,7 @@ section.atEnd(driver.syncDriver);
 
 module.exports = {
   settings, addTimeout, cancelTimeout, refreshTimeout, refTimeout, unrefTimeout,
-  snapshot, forEachPending, measureStarts, onTimeoutAdded, executionResource,
+  measureStarts, onTimeoutAdded, running,
 };
 
 require('./own-frames').end(ownFrom);

@@ -79,7 +79,7 @@ const MUTANTS = {
     tests: ['unit/test-immediates'],
   },
   'after a throwing timeout, no resume: the rest waits for the next timers phase': {
-    file: 'lib/timeouts.js',
+    file: 'lib/timeout-resume.js',
     from: '  if (section.drainSerial() !== resumeSerial) {',
     to: '  if (section.drainSerial() !== resumeSerial || resumeNow === resumeNow) {',
     tests: ['system/test-errors'],
@@ -98,8 +98,8 @@ const MUTANTS = {
   },
   'nextTicks are not drained between timeout callbacks': {
     file: 'lib/timeouts.js',
-    from: '      if (ticksOwed) {\n        if (!runTicks()) break;',
-    to: '      if (ticksOwed && !ticksOwed) {\n        if (!runTicks()) break;',
+    from: '      if (ticksOwed) {\n        if (!context.ticksInTurn(runTicks)) break;',
+    to: '      if (ticksOwed && !ticksOwed) {\n        if (!context.ticksInTurn(runTicks)) break;',
     tests: ['system/test-errors', 'system/test-property'],
   },
   'two queued immediates run in reverse order': {
