@@ -11,7 +11,8 @@
  * already in a slot stays there (its slot fires earlier than its new expiry, and it is moved on
  * then: at most once per delay).  When slots are due (a drain), their due timers are handed to
  * timeouts.js, which runs them with every exact timer's semantics; the others are re-slotted.
- * One-delay order: due timers are handed over sorted by (expiry, start, settle sequence), the
+ * One-delay order: a timer is handed over in the slot of its expiry (never from a slot it was
+ * left in that fires late), the due ones sorted by (expiry, start, settle sequence), the
  * sequence kept in the high bits of _flags (no memory per timer).
  * Late by at most granularity(delay) + TAU beyond when Node would fire, counted from the end of
  * the synchronous work that made the call (a settle needs the program back in the event loop),
@@ -294,13 +295,16 @@ function fireDue(now) {
       const next = timer._idleNext;
       const delay = Math.trunc(timer._idleTimeout);
       const expiry = timer._idleStart + delay;
-      if (expiry <= now) {
+      const time = slotTime(expiry, delay);
+      // due in its own slot (that of its expiry) only, even when a slot it was left in fires
+      // late: timers of one delay are handed over in the order of their expiries
+      if (time <= slot.time) {
         timer._idlePrev = null;
         timer._idleNext = null;
         timer._flags &= ~SLOTTED;
         due.push(timer);
       } else {
-        slots.add(timer, slotTime(expiry, delay));
+        slots.add(timer, time);
       }
       timer = next;
     }

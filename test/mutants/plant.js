@@ -102,6 +102,12 @@ const MUTANTS = {
     to: '      if (ticksOwed && !ticksOwed) {\n        if (!context.ticksInTurn(runTicks)) break;',
     tests: ['system/test-errors', 'system/test-property'],
   },
+  'coarse: a timer left in an earlier slot is handed over as soon as it is due': {
+    file: 'lib/coarse.js',
+    from: '      if (time <= slot.time) {',
+    to: '      if (expiry <= now) {',
+    tests: ['unit/test-coarse'],
+  },
   'two queued immediates run in reverse order': {
     file: 'lib/immediate-queue.js',
     from: '  push(item) {\n',
