@@ -170,7 +170,8 @@ const executionAsyncId = asyncHooks.executionAsyncId;
  * current one, else UNKNOWN_FRAME.  Inside the callback's own scope (executionAsyncId() is
  * frameScope's: not in a nested scope, tick or native callback, which each enter their own id)
  * the frame changes only by enterWith(), which resets this: so a timer the callback schedules
- * keeps this frame without a new AsyncResource to read it (docs/decisions.md, "carrying a frame costs what Node's own timers pay").
+ * keeps this frame without a new AsyncResource to read it (what that saves: docs/decisions.md,
+ * "carrying a frame costs what Node's own timers pay").
  * Only where enterWith() was watched from before any program code could hold Node's own.
  */
 const UNKNOWN_FRAME = Object.freeze({});
