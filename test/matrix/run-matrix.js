@@ -167,8 +167,29 @@ function ensureNode( major, opts ) {
     return download(major, newest, opts.project);
 }
 
-// run the suite under one node, output prefixed with [nodeNN]; calls back with null or why it failed
-function runSuite( major, opts, done ) {
+// the lines of a failed suite's output that say what failed: each failed test (qnit's " X name"),
+// qnit's and eslint's error lines, and the message lines before each, stack frames left out.
+// The summary repeats them, because CI may keep only the end of a long log.
+const FAILURE_LINE = /^( X |uncaught error|unexpected exit|ERROR: )|^\s+\d+:\d+\s+error\s/;
+const DIGEST_CONTEXT_LINES = 12;
+const DIGEST_MAX_LINES = 60;
+function failureDigest( lines ) {
+    const keep = [];
+    for (let i = 0; i < lines.length; i++) {
+        if (!FAILURE_LINE.test(lines[i])) continue;
+        for (let j = Math.max(0, i - DIGEST_CONTEXT_LINES); j <= i; j++) {
+            if (keep.indexOf(j) < 0 && !/^\s+at /.test(lines[j]) && lines[j].trim()) keep.push(j);
+        }
+    }
+    const digest = keep.map(function(j) { return lines[j] });
+    return digest.length > DIGEST_MAX_LINES
+        ? digest.slice(0, DIGEST_MAX_LINES).concat(['... (' + (digest.length - DIGEST_MAX_LINES) + ' more lines above)'])
+        : digest;
+}
+
+// run the suite under one node, output prefixed with [nodeNN] and kept in `output`;
+// calls back with null or why it failed
+function runSuite( major, opts, output, done ) {
     const callback = function(err) { if (done) done(err); done = null };     // 'error' may be followed by 'close'
     const binDir = path.join(cacheRoot(), String(major), 'bin');
     const nodeBin = path.join(binDir, 'node');
@@ -196,8 +217,9 @@ function runSuite( major, opts, done ) {
             const lines = (partial + chunk).split('\n');
             partial = lines.pop();
             for (let i = 0; i < lines.length; i++) pair[1].write(prefix + lines[i] + '\n');
+            Array.prototype.push.apply(output, lines);
         });
-        pair[0].on('end', function() { if (partial) pair[1].write(prefix + partial + '\n') });
+        pair[0].on('end', function() { if (partial) { pair[1].write(prefix + partial + '\n'); output.push(partial) } });
     });
     let timedOut = false;
     const timer = setTimeout(function() { timedOut = true; killGroup() }, opts.timeout * 1000);
@@ -259,7 +281,8 @@ function main( ) {
         }
         console.log('[node' + major + '] running `' + testCommand(opts.project) + '` with node ' + result.version);
         start = Date.now();
-        runSuite(major, opts, function(err) {
+        result.output = [];
+        runSuite(major, opts, result.output, function(err) {
             result.error = err;
             result.seconds = (Date.now() - start) / 1000;
             console.log('[node' + major + '] ' + (err ? 'FAIL (' + err + ')' : 'pass') + '\n');
@@ -274,6 +297,13 @@ function summarize( results ) {
     results.forEach(function(r) {
         if (r.error) failed += 1;
         console.log(pad(r.major, 7) + pad(r.version, 12) + pad(r.seconds.toFixed(1), 9) + (r.error ? 'FAIL: ' + r.error : 'pass'));
+    });
+    results.forEach(function(r) {
+        if (!r.error || !r.output) return;
+        console.log('\n[node' + r.major + '] what failed (' + r.error + '):');
+        const digest = failureDigest(r.output);
+        if (!digest.length) digest.push('(no failed test or error line; the last lines were:)', ...r.output.slice(-10));
+        digest.forEach(function(line) { console.log('[node' + r.major + ']   ' + line) });
     });
     console.log('matrix: ' + (results.length - failed) + ' passed, ' + failed + ' failed');
     process.exitCode = failed ? 1 : 0;
