@@ -58,9 +58,29 @@ function preciseNow() {
   return Number(hrtimeBigint()) / NS_PER_MS_DOUBLE - baseMs;
 }
 
-// performance.now() + perfOffset = preciseNow(), measured once (the two reads are microseconds apart)
+// Another clock against this one, read once at load between two preciseNow() reads: the closest
+// pair of up to PAIR_TRIES, done once one is under PAIR_GAP_MS apart (a pair is normally a
+// microsecond apart; a process preempted between two reads would keep the pause in every
+// conversion after).  Calls back with the other clock's reading and preciseNow() just before it.
+const PAIR_TRIES = 20;
+const PAIR_GAP_MS = 0.05;
+function closestPair(readOther, use) {
+  let gap = Infinity;
+  for (let i = 0; i < PAIR_TRIES && gap > PAIR_GAP_MS; i++) {
+    const before = preciseNow();
+    const other = readOther();
+    const after = preciseNow();
+    if (after - before < gap) {
+      gap = after - before;
+      use(other, before);
+    }
+  }
+}
+
+// performance.now() + perfOffset = preciseNow()
 const performanceNow = natives.performanceNow;
-const perfOffset = preciseNow() - performanceNow();
+let perfOffset = 0;
+closestPair(performanceNow, function(perf, before) { perfOffset = before - perf; });
 
 /* the scheduling time now, in whole ms, for measurements only (see the header) */
 function measureNow() {
@@ -71,7 +91,8 @@ function measureNow() {
 // Both readings are whole ms, so the result stays within 1 ms of Date.now() for as long as the
 // wall clock is not stepped; after a step it keeps counting steadily, as a scheduling timestamp
 // should (and a replaced or faked Date.now cannot move it).
-const epochOffset = natives.dateNow() - now();
+let epochOffset = 0;
+closestPair(natives.dateNow, function(wall, before) { epochOffset = wall - Math.floor(before); });
 
 /* the time now as epoch milliseconds */
 function epochNow() {
