@@ -4,9 +4,9 @@
  * Owns reading the monotonic clock.  now() reads it every time: a timer is stamped with the
  * time of the call that armed it, as Node stamps it, so it can never fire early however long
  * the program ran before that call (a cached reading would be stale by exactly that long, and
- * no program can reason about that).  A read costs 45-55 ns here (Node 18-26, process.hrtime
- * and performance.now alike: the C++ boundary, not the clock), about what a native setTimeout
- * spends on the same read.
+ * no program can reason about that).  A read costs 45-55 ns here (Node 18-26, process.hrtime's
+ * array form: the C++ boundary, not the clock), about what a native setTimeout spends on the
+ * same read.
  * preciseNow() is the same clock on the same scale with the fraction of a millisecond kept, for
  * the immediates' turn, whose bound is a fraction of a millisecond (immediates.js).
  * measureNow() is the same scale read through performance.now() (a fast call on Node >= 20,
@@ -26,36 +26,39 @@
 const natives = require('./natives');
 const section = require('./section');
 
-// process.hrtime.bigint() reads CLOCK_MONOTONIC (uv_hrtime), which is also the clock of libuv's
+// process.hrtime() reads CLOCK_MONOTONIC (uv_hrtime), which is also the clock of libuv's
 // loop time wherever the kernel's coarse monotonic clock ticks less than once a millisecond
 // (CONFIG_HZ below 1000): there whole milliseconds of both tick at the same instants, and "armed
 // for N ms" and "N ms have passed" agree.  With HZ=1000 libuv reads CLOCK_MONOTONIC_COARSE
 // instead, which lags this one by up to a tick: as many wakeups per timer as native there too
-// (docs/decisions.md, "the clock follows libuv's loop clock").
-const hrtimeBigint = natives.hrtimeBigint;
-const NS_PER_MS = BigInt(1e6);
+// (docs/decisions.md, "the clock follows libuv's loop clock").  Its [seconds, nanoseconds] form,
+// not hrtime.bigint(): a BigInt is one more allocation and a runtime call to make it a Number
+// (20 ns more a read on Node 20-26, 80 ns on Node 18; docs/decisions.md).
+const hrtime = natives.hrtime;
+const NS_PER_MS = 1e6;
+const MS_PER_S = 1000;
 
 // With exactStart = false, how many callbacks of one drain share a reading: what 16 callbacks
 // take bounds how stale it gets inside a drain (a clock read per callback would double the cost
 // of a drain of a thousand callbacks that each re-arm a timer).
 const CALLBACKS_PER_READING = 16;
 
-// Counted from load, so values stay small integers (V8 Smis) for the first 24 days of a process.
-const baseMs = Number(hrtimeBigint() / NS_PER_MS);
+// Counted from load (its second, and its millisecond within it), so values stay small integers
+// (V8 Smis) for the first 24 days of a process.
+const base = hrtime();
+const baseSeconds = base[0];
+const baseMs = Math.floor(base[1] / NS_PER_MS);
 
-/* the scheduling time now, in ms */
+/* the scheduling time now, in ms: the whole ms of the monotonic clock, exactly */
 function now() {
-  return Number(hrtimeBigint() / NS_PER_MS) - baseMs;
+  const t = hrtime();
+  return (t[0] - baseSeconds) * MS_PER_S + Math.floor(t[1] / NS_PER_MS) - baseMs;
 }
 
-// hrtime's nanoseconds since boot stay exact in a double for 104 days of uptime, and within a
-// nanosecond or two for years after, far below the microseconds preciseNow() is read for.
-const NS_PER_MS_DOUBLE = 1e6;
-
-/* the scheduling time now, in ms with their fraction: now() is its whole part, give or take the
-   nanoseconds of the two readings */
+/* the scheduling time now, in ms with their fraction: now() is its whole part */
 function preciseNow() {
-  return Number(hrtimeBigint()) / NS_PER_MS_DOUBLE - baseMs;
+  const t = hrtime();
+  return (t[0] - baseSeconds) * MS_PER_S + t[1] / NS_PER_MS - baseMs;
 }
 
 // Another clock against this one, read once at load between two preciseNow() reads: the closest
