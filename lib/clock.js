@@ -9,9 +9,6 @@
  * same read.
  * preciseNow() is the same clock on the same scale with the fraction of a millisecond kept, for
  * the immediates' turn, whose bound is a fraction of a millisecond (immediates.js).
- * measureNow() is the same scale read through performance.now() (a fast call on Node >= 20,
- * without the BigInt of the others): within a microsecond of a millisecond's boundary it may
- * differ from now() by one, so it measures (how late a callback starts), never schedules.
  * sectionNow() is the opt-in approximation (setTimeout.exactStart = false): one reading shared
  * by one synchronous section of the program (ended through section.js) and, inside a qtimers
  * drain, by at most CALLBACKS_PER_READING callbacks (callbackRan() counts them).  Timers armed
@@ -80,15 +77,6 @@ function closestPair(readOther, use) {
   }
 }
 
-// performance.now() + perfOffset = preciseNow()
-const performanceNow = natives.performanceNow;
-let perfOffset = 0;
-closestPair(performanceNow, function(perf, before) { perfOffset = before - perf; });
-
-/* the scheduling time now, in whole ms, for measurements only (see the header) */
-function measureNow() {
-  return Math.floor(performanceNow() + perfOffset);
-}
 
 // epoch milliseconds = scheduling time + epochOffset, measured once against the wall clock.
 // Both readings are whole ms, so the result stays within 1 ms of Date.now() for as long as the
@@ -131,7 +119,6 @@ section.atEnd(function endSharedReading() {
 module.exports = {
   now,
   preciseNow,
-  measureNow,
   epochNow,
   sectionNow,
   callbackRan,

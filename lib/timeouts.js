@@ -295,12 +295,9 @@ function drainTimeouts(now, started) {
       // timeout whose callback makes it an interval by setting _repeat, afterTimeout).
       if (f & REPEAT) repeatStart = startNow();
       // how late it starts (its list is still keyed by its expiry): by the drain's reading for
-      // its first callback, an interval's own, else, once stats() was asked, its own reading
-      // (never before the drain's: measureNow() can be, by one), until then the drain's
-      if (stamp < 0) {
-        stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.measureNow() : now;
-        if (stamp < now) stamp = now;
-      }
+      // its first callback, an interval's own, else, once stats() was asked, its own reading,
+      // until then the drain's
+      if (stamp < 0) stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.now() : now;
       if (f & COARSE) {
         coarse.fileLateness(stamp, head);   // apart, from its own expiry (its list's key is not)
       } else {
