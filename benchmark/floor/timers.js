@@ -21,14 +21,15 @@ function makeFloor(tickDrain, exactStart) {
   const nativeSetImmediate = setImmediate;
   const nativeSetTimeout = setTimeout;
   const tick = tickDrain ? process._tickCallback : function() {};
-  const hrtime = process.hrtime.bigint;
-  const NS_PER_MS = BigInt(1e6);
+  const hrtime = process.hrtime;
+  const NS_PER_MS = 1e6;
   // counted from here, as lib/clock.js counts from load, so stamps stay small integers (Smis)
-  const baseMs = Number(hrtime() / NS_PER_MS);
+  const base = hrtime();
 
   /* the time now in whole ms: one clock read, as lib/clock.js's now() */
   function clockNow() {
-    return Number(hrtime() / NS_PER_MS) - baseMs;
+    const t = hrtime();
+    return (t[0] - base[0]) * 1000 + Math.floor(t[1] / NS_PER_MS) - Math.floor(base[1] / NS_PER_MS);
   }
 
   function Immediate(callback) {
