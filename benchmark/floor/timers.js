@@ -29,7 +29,7 @@ function makeFloor(tickDrain, exactStart) {
   /* the time now in whole ms: one clock read, as lib/clock.js's now() */
   function clockNow() {
     const t = hrtime();
-    return (t[0] - base[0]) * 1000 + Math.floor(t[1] / NS_PER_MS) - Math.floor(base[1] / NS_PER_MS);
+    return Math.floor((t[0] - base[0]) * 1000 + Math.floor(t[1] / NS_PER_MS) - Math.floor(base[1] / NS_PER_MS));
   }
 
   function Immediate(callback) {
