@@ -30,7 +30,7 @@ const section = require('./section');
 // instead, which lags this one by up to a tick: as many wakeups per timer as native there too
 // (docs/decisions.md, "the clock follows libuv's loop clock").  Its [seconds, nanoseconds] form,
 // not hrtime.bigint(): a BigInt is one more allocation and a runtime call to make it a Number
-// (20 ns more a read on Node 20-26, 80 ns on Node 18; docs/decisions.md).
+// (docs/decisions.md, "the clock is read through process.hrtime()'s array").
 const hrtime = natives.hrtime;
 const NS_PER_MS = 1e6;
 const MS_PER_S = 1000;
@@ -50,7 +50,7 @@ const baseMs = Math.floor(base[1] / NS_PER_MS);
  * the scheduling time now, in ms: the whole ms of the monotonic clock, exactly.  The sum is a
  * whole number held as a double (hrtime's seconds are one: Node computes them with 2 ** 32);
  * Math.floor of it gives V8 the small integer back, so a timer's _idleStart field stays a Smi
- * field, not a box of its own per timer (16 B more a timer).
+ * field, not a box of its own per timer.
  */
 function now() {
   const t = hrtime();
@@ -81,7 +81,6 @@ function closestPair(readOther, use) {
     }
   }
 }
-
 
 // epoch milliseconds = scheduling time + epochOffset, measured once against the wall clock.
 // Both readings are whole ms, so the result stays within 1 ms of Date.now() for as long as the
