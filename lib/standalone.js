@@ -1,3 +1,4 @@
 'use strict';
-// The qtimers API without installing it: the same functions, handles and knobs, globals untouched.
+// standalone: the qtimers API without installing it: the same functions, handles and knobs.
+// It must never install qtimers or touch a global (install.js's module does neither at load).
 module.exports = require('./install');
