@@ -190,31 +190,39 @@ module.exports = {
       const BUSY_MS = 60;
       const delays = [5, 10, 20];
       const measured = [];
+      const least = [];        // each timer's least lateness: from just after its call to the busy end
+      const armedBy = [];
       qt.stats({ reset: true });
       const started = performance.now();
       for (const delay of delays) {
         const t0 = performance.now();
         qt.setTimeout(() => { measured.push(performance.now() - t0 - delay); }, delay);
+        armedBy.push(performance.now());
       }
       while (performance.now() - started < BUSY_MS);     // every timer is now late
+      const busyEnd = performance.now();
+      for (let i = 0; i < delays.length; i++) least.push(busyEnd - armedBy[i] - delays[i]);
       setTimeout(() => {
-        console.log(JSON.stringify({ lateness: qt.stats().lateness, measured, BUSY_MS, delays }));
+        console.log(JSON.stringify({ lateness: qt.stats().lateness, measured, least, delays }));
       }, 100);
     `, { qtimers: false });
     t.strictEqual(res.status, 0, res.stderr);
-    const { lateness, measured, BUSY_MS, delays } = res.json;
+    const { lateness, measured, least, delays } = res.json;
     t.equal(lateness.count, delays.length);
     t.equal(measured.length, delays.length);
     const maxMeasured = Math.max(...measured);
     const meanMeasured = measured.reduce((a, b) => a + b, 0) / measured.length;
-    // the earliest timer waited at least BUSY_MS - its delay (whole ms: 1 ms of rounding)
-    t.ok(lateness.max >= BUSY_MS - delays[0] - 1, `max ${lateness.max} >= ${BUSY_MS - delays[0] - 1}`);
+    // each timer waited at least from just after its call to the end of the busy loop, less its
+    // delay (whole ms: 1 ms of rounding); taken per timer, so a pause of a loaded machine between
+    // two calls moves the bound with it
+    const show = JSON.stringify({ lateness, least });
+    t.ok(lateness.max >= Math.max(...least) - 1, `max: ${show}`);
     t.ok(lateness.max <= maxMeasured + 1, `max ${lateness.max} <= measured ${maxMeasured} + 1`);
     // each one: by the batch's reading, no later than its callback really started
     t.ok(lateness.mean <= meanMeasured + 1, `mean ${lateness.mean} <= measured ${meanMeasured} + 1`);
-    t.ok(lateness.mean >= BUSY_MS - delays[delays.length - 1] - 1, `mean ${lateness.mean}`);
-    t.ok(lateness.p50 <= lateness.p99 && lateness.p99 <= lateness.max, JSON.stringify(lateness));
-    t.ok(lateness.p50 >= BUSY_MS - delays[1] - 1 - lateness.p50 / 8, JSON.stringify(lateness));
+    t.ok(lateness.mean >= least.reduce((a, b) => a + b, 0) / least.length - 1, `mean: ${show}`);
+    t.ok(lateness.p50 <= lateness.p99 && lateness.p99 <= lateness.max, show);
+    t.ok(lateness.p50 >= least.slice().sort((a, b) => a - b)[1] - 1 - lateness.p50 / 8, `p50: ${show}`);
     t.done();
   },
 
