@@ -218,10 +218,13 @@ module.exports = {
       const n = resultOf(t, `periods ${work}`, 'native');
       const q = resultOf(t, `periods ${work}`, 'qtimers');
       // the 10th percentile: these children run one after the other, and a load average of 9-14
-      // on two cores moved their medians apart by 6-8 ms; load only lengthens a period
+      // on two cores moved their medians apart by 6-8 ms; load only lengthens a period.  Node 18
+      // counts a period from its batch's start, so under load its own periods come out short
+      // (p10 33.3 ms in a CI run): qtimers' are compared with native's or the nominal 40 ms,
+      // whichever is longer, and are never shorter than 39 ms
       const show = `40 ms interval working ${work} ms: period p10 qtimers ${q.low.toFixed(2)} ms (median ${q.median.toFixed(2)}), native ${n.low.toFixed(2)} ms (median ${n.median.toFixed(2)})`;
       t.ok(q.low >= 39, 'not early: ' + show);
-      t.ok(Math.abs(q.low - n.low) <= 5, show);
+      t.ok(q.low <= Math.max(n.low, 40) + 5 && q.low >= Math.min(n.low, 40) - 5, show);
     }
     t.done();
   },
