@@ -63,31 +63,30 @@ function preciseNow() {
   return (t[0] - baseSeconds) * MS_PER_S + t[1] / NS_PER_MS - baseMs;
 }
 
-// Another clock against this one, read once at load between two preciseNow() reads: the closest
-// pair of up to PAIR_TRIES, done once one is under PAIR_GAP_MS apart (a pair is normally a
-// microsecond apart; a process preempted between two reads would keep the pause in every
-// conversion after).  Calls back with the other clock's reading and preciseNow() just before it.
+// epoch milliseconds = scheduling time + epochOffset, measured once against the wall clock:
+// Date.now() read between two preciseNow() reads, the closest pair of up to PAIR_TRIES, done once
+// one is under PAIR_GAP_MS apart (a pair is normally a microsecond apart; a process preempted
+// between two reads would keep the pause in every timestamp after).  Both sides are whole ms,
+// so the result stays within 1 ms of Date.now() for as long as the wall clock is not stepped;
+// after a step it keeps counting steadily, as a scheduling timestamp should (and a replaced or
+// faked Date.now cannot move it).
 const PAIR_TRIES = 20;
 const PAIR_GAP_MS = 0.05;
-function closestPair(readOther, use) {
+function measureEpochOffset() {
   let gap = Infinity;
+  let offset = 0;
   for (let i = 0; i < PAIR_TRIES && gap > PAIR_GAP_MS; i++) {
     const before = preciseNow();
-    const other = readOther();
+    const wall = natives.dateNow();
     const after = preciseNow();
     if (after - before < gap) {
       gap = after - before;
-      use(other, before);
+      offset = wall - Math.floor(before);
     }
   }
+  return offset;
 }
-
-// epoch milliseconds = scheduling time + epochOffset, measured once against the wall clock.
-// Both readings are whole ms, so the result stays within 1 ms of Date.now() for as long as the
-// wall clock is not stepped; after a step it keeps counting steadily, as a scheduling timestamp
-// should (and a replaced or faked Date.now cannot move it).
-let epochOffset = 0;
-closestPair(natives.dateNow, function(wall, before) { epochOffset = wall - Math.floor(before); });
+const epochOffset = measureEpochOffset();
 
 /* the time now as epoch milliseconds */
 function epochNow() {

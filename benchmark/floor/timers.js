@@ -25,11 +25,13 @@ function makeFloor(tickDrain, exactStart) {
   const NS_PER_MS = 1e6;
   // counted from here, as lib/clock.js counts from load, so stamps stay small integers (Smis)
   const base = hrtime();
+  const baseSeconds = base[0];
+  const baseMs = Math.floor(base[1] / NS_PER_MS);
 
   /* the time now in whole ms: one clock read, as lib/clock.js's now() */
   function clockNow() {
     const t = hrtime();
-    return Math.floor((t[0] - base[0]) * 1000 + Math.floor(t[1] / NS_PER_MS) - Math.floor(base[1] / NS_PER_MS));
+    return Math.floor((t[0] - baseSeconds) * 1000 + Math.floor(t[1] / NS_PER_MS) - baseMs);
   }
 
   function Immediate(callback) {
