@@ -2,17 +2,20 @@
  * The floors: how fast can any JavaScript timers library be while it keeps Node's rule that the
  * nextTick and microtask queues are drained between two callbacks?
  *
- * Runs seven rows of the main table (micro/runner.js and shared/statistics.js: the same scenario files,
+ * Runs eight rows of the main table (micro/runner.js and shared/statistics.js: the same scenario files,
  * children and ratio arithmetic) natively, with qtimers, and with two bare implementations
  * (benchmark/floor/timers.js, preloaded as qtimers is by index.js) that keep only what no drop-in
  * library can drop: a new handle object per call, the callback check, first-in first-out order,
- * one native driver timer, process._tickCallback between callbacks, and for refresh() an unlink
- * and a re-append that keep the list in expiry order.
+ * one native driver timer, process._tickCallback between callbacks, for refresh() an unlink
+ * and a re-append that keep the list in expiry order, and for an interval a re-append after its
+ * callback with the period counted from the callback's start.
  *   floor  stamps the timers of one synchronous section or drain with one shared clock reading
  *   exact  stamps each timer with a clock read of its own call, as qtimers' contract requires
- *          (lib/clock.js), so it is the floor of any library that keeps that contract
- * They have no unref or clear, no arguments, no async context, no error safety, no second delay,
- * no interval: they are not timers libraries, they are the lower bound on the cost of one.
+ *          (lib/clock.js), and each interval's next period with a read at its callback's start
+          (as qtimers does, where Node reads libuv's cached loop time), so it is the floor of any
+          library that keeps that contract
+ * They have no unref, no arguments, no async context, no error safety, no second delay: they are
+ * not timers libraries, they are the lower bound on the cost of one.
  *
  *     node benchmark/floor/run.js [--rounds N] [--node PATH] [--only REGEX]
  *
@@ -29,7 +32,7 @@ const statistics = require('../shared/statistics');
 const chart = require('../shared/chart');
 
 // the main table's rows measured against the floors (ids of benchmark/micro/scenarios/*)
-const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-(1|10|1000)|server\/refresh-10k|server\/refresh-100k)$/;
+const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-(1|10|1000)|server\/refresh-10k|server\/refresh-100k|timeouts\/interval-1ms)$/;
 const MODES = ['native', 'qtimers', 'floor', 'exact'];
 // the ratios printed: [heading, mode, the mode it is measured against]
 const RATIOS = [['q/native', 'qtimers', 'native'], ['q/floor', 'qtimers', 'floor'], ['q/exact', 'qtimers', 'exact']];
@@ -97,7 +100,7 @@ function pad(s, n) {
 
 function usage() {
   return 'usage: node benchmark/floor/run.js [--rounds N] [--node PATH] [--only REGEX]\n\n' +
-    'Runs the 10k-batch, 1000-loop and refresh() rows of the main table natively, with\n' +
+    'Runs the 10k-batch, loops, refresh() and 1 ms intervals rows of the main table natively, with\n' +
     'qtimers and with two bare implementations that keep only Node\'s tick drain between\n' +
     'callbacks and a list kept in expiry order (the floors: "floor" shares one clock reading\n' +
     'per section, "exact" reads the clock per arming as qtimers must), in fresh processes, and\n' +

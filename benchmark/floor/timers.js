@@ -2,15 +2,19 @@
  * The floors' implementation: a bare setImmediate and setTimeout that keep only what no drop-in
  * library can drop (benchmark/floor/run.js says what, and measures them against native and qtimers).
  *
- * makeFloor(tickDrain, exactStart) returns the two functions.  tickDrain = false leaves out the
+ * makeFloor(tickDrain, exactStart) returns setImmediate, setTimeout, setInterval and clearTimeout
+ * (which also clears intervals).  tickDrain = false leaves out the
  * process._tickCallback between two callbacks (test-benchmark.js shows that the drain is what
  * makes the difference).  exactStart = true stamps each timer with a clock read of its own call,
- * as qtimers must (lib/clock.js's now(), read the same way); false stamps every timer of one
- * synchronous section or drain with one shared reading, which no exact library may do.
+ * as qtimers must (lib/clock.js's now(), read the same way), and an interval's next period with a
+ * clock read at its callback's start, as Node counts it; false stamps every timer of one
+ * synchronous section or drain, and every interval's next period, with one shared reading, which
+ * no exact library may do.
  * install(exactStart) puts them over the globals (floor-install.js and floor-exact-install.js,
  * the 'floor' and 'exact' modes of the benchmark's children).
- * It must never be used for anything but measuring: it has no unref, no clear, no arguments,
- * no async context, no error safety, no second delay and no interval.
+ * It must never be used for anything but measuring: it has no unref, no arguments, no async
+ * context, no error safety, no second delay (an interval's delay is its only one), no clear of an
+ * immediate and no clear that re-arms the driver.
  */
 
 'use strict';
@@ -75,6 +79,7 @@ function makeFloor(tickDrain, exactStart) {
     this._idlePrev = null;
     this._idleNext = null;
     this._idleStart = 0;
+    this._repeat = null;
     this._destroyed = false;
   }
   const list = { _idlePrev: null, _idleNext: null };
@@ -103,6 +108,25 @@ function makeFloor(tickDrain, exactStart) {
     return timer;
   }
 
+  function floorSetInterval(callback, after) {
+    const timer = floorSetTimeout(callback, after);
+    timer._repeat = after;
+    return timer;
+  }
+
+  /* clearTimeout and clearInterval: unlinked if pending; not re-linked if its callback runs */
+  function floorClearTimeout(timer) {
+    if (!timer || !timer._onTimeout) return;
+    timer._onTimeout = null;
+    timer._destroyed = true;
+    if (timer._idlePrev === null) return;
+    const prev = timer._idlePrev, next = timer._idleNext;
+    prev._idleNext = next;
+    next._idlePrev = prev;
+    timer._idlePrev = null;
+    timer._idleNext = null;
+  }
+
   // refresh(): the least any implementation must do to keep the list in expiry order (take
   // the timer out, stamp it, put it behind the others), and no more (no cleared or fired
   // check, no driver re-arm: the server rows' timers are all pending).
@@ -117,6 +141,10 @@ function makeFloor(tickDrain, exactStart) {
   /* stamp `timer` with the time of the call (or the shared reading) and link it at the tail */
   function start(timer) {
     timer._idleStart = stampNow();
+    link(timer);
+  }
+
+  function link(timer) {
     const last = list._idlePrev;
     timer._idlePrev = last;
     timer._idleNext = list;
@@ -142,9 +170,19 @@ function makeFloor(tickDrain, exactStart) {
       next._idlePrev = prev;
       timer._idlePrev = null;
       timer._idleNext = null;
-      timer._destroyed = true;
-      timer._onTimeout();
-      timer._onTimeout = null;
+      if (timer._repeat === null) {
+        timer._destroyed = true;
+        timer._onTimeout();
+        timer._onTimeout = null;
+      } else {
+        // as Node: the next period counts from the callback's start
+        const started = exactStart ? clockNow() : t;
+        timer._onTimeout();
+        if (timer._onTimeout !== null) {
+          timer._idleStart = started;
+          link(timer);
+        }
+      }
       owed = true;
     }
     draining = false;
@@ -155,7 +193,10 @@ function makeFloor(tickDrain, exactStart) {
     }
   }
 
-  return { setImmediate: floorSetImmediate, setTimeout: floorSetTimeout };
+  return {
+    setImmediate: floorSetImmediate, setTimeout: floorSetTimeout,
+    setInterval: floorSetInterval, clearTimeout: floorClearTimeout,
+  };
 }
 
 /* a floor over the global setImmediate and setTimeout (floor-install.js, floor-exact-install.js) */
@@ -163,6 +204,9 @@ function install(exactStart) {
   const floor = makeFloor(true, exactStart);
   globalThis.setImmediate = floor.setImmediate;
   globalThis.setTimeout = floor.setTimeout;
+  globalThis.setInterval = floor.setInterval;
+  globalThis.clearTimeout = floor.clearTimeout;
+  globalThis.clearInterval = floor.clearTimeout;
 }
 
 module.exports = { makeFloor, install };

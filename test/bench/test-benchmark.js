@@ -181,6 +181,35 @@ module.exports = {
     }, 50);
   },
 
+  // The floor's intervals row stands for the least an interval can cost: one that stopped
+  // repeating, or could not be cleared, would measure something else.
+  'the floor\'s interval repeats until clearInterval, its period counted from its callback\'s start': function(t) {
+    const { makeFloor } = require('../../benchmark/floor/timers');
+    const runs = [true, false].map((exact) => {
+      const floor = makeFloor(true, exact);
+      const run = { starts: [], calls: 0 };
+      const timer = floor.setInterval(() => {
+        run.calls += 1;
+        run.starts.push(timer._idleStart);
+        if (run.calls === 3) floor.clearTimeout(timer);
+      }, 2);
+      return run;
+    });
+    const once = makeFloor(true, true);
+    let ran = 0;
+    const cleared = once.setInterval(() => ran++, 1);
+    once.clearTimeout(cleared);
+    nativeSetTimeout(() => {
+      for (const run of runs) {
+        t.equal(run.calls, 3, 'ran three times, then cleared in its callback');
+        // the start a callback sees is its period's: each later than the one before by >= 2 ms
+        for (let i = 1; i < run.starts.length; i++) t.ok(run.starts[i] - run.starts[i - 1] >= 2, run.starts.join(', '));
+      }
+      t.equal(ran, 0, 'an interval cleared before its first period never runs');
+      t.done();
+    }, 60);
+  },
+
   // The exact floor stands for a library that keeps the contract (a timer is stamped with the
   // time of the call that armed it); one that shared a reading would be a false bound.
   'the exact floor stamps each timer with the time of its own call, the other floor with one reading per section': function(t) {
