@@ -73,7 +73,9 @@ module.exports = {
     t.ok(digest.indexOf('AssertionError: 3 == 4') > 0, digest);
     t.ok(digest.indexOf('ERROR: 1 errors') > 0, digest);
     t.ok(digest.indexOf('    at Object.fails') < 0, 'stack frames left out: ' + digest);
+    t.ok(digest.indexOf(' - passes') < 0, 'passed tests left out: ' + digest);
     t.ok(digest.indexOf('and when rerun (exit code 2)') > 0, digest);
+    t.ok(digest.indexOf('rerun of: test/system/test-a.js') > digest.indexOf('and when rerun'), 'a rerun without a failure line shows its last lines: ' + digest);
     t.ok(/matrix: 0 passed, 1 failed\s*$/.test(res.stdout), 'the count is the last line: ' + res.stdout.slice(-200));
     t.done();
   },

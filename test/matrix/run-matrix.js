@@ -169,29 +169,44 @@ function ensureNode( major, opts ) {
     return download(major, newest, opts.project);
 }
 
+// a test file's header in qnit's output ("test/x/test-y.js:")
+const FILE_HEADER = /^(test\/[\w./-]+\.js):$/;
+
 // the lines of a failed suite's output that say what failed: each failed test (qnit's " X name"),
-// qnit's and eslint's error lines, and the message lines before each, stack frames left out.
-// The summary repeats them, because CI may keep only the end of a long log.
-const FAILURE_LINE = /^( X |uncaught error|unexpected exit|ERROR: )|^\s+\d+:\d+\s+error\s/;
+// uncaught error and eslint error line with the message lines before it (back to the test that
+// passed before it or its file's header, which is kept), and qnit's closing "ERROR: n errors"
+// line alone; stack frames and passed tests left out.  The summary repeats them, because CI may
+// keep only the end of a long log.
+const FAILURE_LINE = /^( X |uncaught error|unexpected exit)|^\s+\d+:\d+\s+error\s/;
+const SUMMARY_LINE = /^ERROR: /;
+const PASSED_LINE = /^ - /;
 const DIGEST_CONTEXT_LINES = 12;
 const DIGEST_MAX_LINES = 60;
 function failureDigest( lines ) {
     const keep = [];
     for (let i = 0; i < lines.length; i++) {
+        if (SUMMARY_LINE.test(lines[i])) { keep.push(i); continue }
         if (!FAILURE_LINE.test(lines[i])) continue;
-        for (let j = Math.max(0, i - DIGEST_CONTEXT_LINES); j <= i; j++) {
+        let from = i;
+        while (from > 0 && i - from < DIGEST_CONTEXT_LINES) {
+            const line = lines[from - 1];
+            if (PASSED_LINE.test(line) || FAILURE_LINE.test(line) || SUMMARY_LINE.test(line)) break;
+            from -= 1;
+            if (FILE_HEADER.test(line)) break;
+        }
+        for (let j = from; j <= i; j++) {
             if (keep.indexOf(j) < 0 && !/^\s+at /.test(lines[j]) && lines[j].trim()) keep.push(j);
         }
     }
+    keep.sort(function(a, b) { return a - b });
     const digest = keep.map(function(j) { return lines[j] });
     return digest.length > DIGEST_MAX_LINES
         ? digest.slice(0, DIGEST_MAX_LINES).concat(['... (' + (digest.length - DIGEST_MAX_LINES) + ' more lines above)'])
         : digest;
 }
 
-// the test files a failed qnit run names as failing: the file header ("test/x/test-y.js:")
-// above each failed test or uncaught error.  None if something else failed (the linter).
-const FILE_HEADER = /^(test\/[\w./-]+\.js):$/;
+// the test files a failed qnit run names as failing: the file header above each failed test or
+// uncaught error.  None if something else failed (the linter).
 function failedFiles( lines ) {
     const files = [];
     let file = null;
@@ -338,7 +353,9 @@ function summarize( results ) {
         digest.forEach(function(line) { console.log('[node' + r.major + ']   ' + line) });
         if (r.rerun && r.rerun.error) {
             console.log('[node' + r.major + '] and when rerun (' + r.rerun.error + '):');
-            failureDigest(r.rerunOutput).forEach(function(line) { console.log('[node' + r.major + ']   ' + line) });
+            const rerunDigest = failureDigest(r.rerunOutput);
+            if (!rerunDigest.length) rerunDigest.push('(no failed test or error line; the last lines were:)', ...r.rerunOutput.slice(-10));
+            rerunDigest.forEach(function(line) { console.log('[node' + r.major + ']   ' + line) });
         }
     });
     console.log('matrix: ' + (results.length - failed) + ' passed, ' + failed + ' failed');
