@@ -9,7 +9,8 @@
  * (spawned synchronously, timed from the spawn to its exit); the variants of one run go in turn,
  * the first one rotating from run to run, so that a slow spell of the machine falls on all of
  * them alike.  Figures are medians over runs with their quartiles; "added" is the difference of
- * the medians.  A full run writes benchmark/results/load.md; --quick writes nothing.
+ * the medians.  A full run writes benchmark/results/load.md (load-node24.md and so on with --node
+ * another Node's); --quick writes nothing.
  * It must never run two measured processes at once.
  */
 'use strict';
@@ -21,7 +22,7 @@ const childProcess = require('child_process');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(__dirname, 'child.js');
-const RESULT_FILE = path.join(ROOT, 'benchmark', 'results', 'load.md');
+const RESULTS_DIR = path.join(ROOT, 'benchmark', 'results');
 const RUNS = 21;
 const QUICK_RUNS = 5;
 const CHILD_TIMEOUT_MS = 30000;
@@ -51,7 +52,8 @@ function usage() {
     'Times fresh processes natively and with qtimers (preloaded, and required on the first line):\n' +
     'start to exit of an empty program, require(\'qtimers\') itself, and the first setTimeout (the\n' +
     'call and when its 5 ms callback runs).  Medians over runs with quartiles.  A full run (' + RUNS + '\n' +
-    'runs, about a minute) writes benchmark/results/load.md; --quick (' + QUICK_RUNS + ' runs) writes nothing.';
+    'runs, about a minute) writes benchmark/results/load.md (load-node24.md and so on with --node\n' +
+    'another Node\'s); --quick (' + QUICK_RUNS + ' runs) writes nothing.';
 }
 
 function main(argv) {
@@ -69,9 +71,15 @@ function main(argv) {
   const text = report(samples, { version, runs: opts.runs, quick: opts.quick });
   console.log(text);
   if (!opts.quick) {
-    fs.writeFileSync(RESULT_FILE, text + '\n');
-    console.log('written to ' + path.relative(process.cwd(), RESULT_FILE));
+    const file = resultFile(opts.node === process.execPath ? null : version);
+    fs.writeFileSync(file, text + '\n');
+    console.log('written to ' + path.relative(process.cwd(), file));
   }
+}
+
+/* the results file: load.md, or for another Node's version load-node<major>.md */
+function resultFile(otherVersion) {
+  return path.join(RESULTS_DIR, otherVersion ? 'load-node' + /v(\d+)/.exec(otherVersion)[1] + '.md' : 'load.md');
 }
 
 /* every variant, opts.runs times: { variant name: { figure: [values] } } */
@@ -148,4 +156,4 @@ function report(samples, info) {
   return lines.join('\n');
 }
 
-module.exports = { VARIANTS, ROWS, report, quantile };
+module.exports = { VARIANTS, ROWS, report, quantile, resultFile };

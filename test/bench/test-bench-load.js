@@ -47,6 +47,8 @@ module.exports = {
     t.ok(/itself \(ms\) \| {2}\| 3\.00 \(2\.00-4\.00\) \| {2}\|/.test(text), text);
     t.ok(text.indexOf('| 5.20 (5.15-5.25) | 5.60 (5.55-5.65) | +0.40 |') > 0, text);
     t.equal(load.quantile([3, 1, 2], 0.5), 2);
+    t.equal(path.basename(load.resultFile(null)), 'load.md');
+    t.equal(path.basename(load.resultFile('v24.21.0')), 'load-node24.md');
     t.done();
   },
 };
