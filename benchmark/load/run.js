@@ -146,7 +146,8 @@ function report(samples, info) {
   for (const [label, nativeSide, qtimersSide] of ROWS) {
     const nativeValues = nativeSide && samples[nativeSide[0]][nativeSide[1]];
     const qtimersValues = samples[qtimersSide[0]][qtimersSide[1]];
-    const added = nativeValues ? '+' + (quantile(qtimersValues, 0.5) - quantile(nativeValues, 0.5)).toFixed(2) : '';
+    const diff = nativeValues ? quantile(qtimersValues, 0.5) - quantile(nativeValues, 0.5) : null;
+    const added = diff === null ? '' : (diff >= 0 ? '+' : '') + diff.toFixed(2);
     lines.push('| ' + label + ' | ' + cell(nativeValues) + ' | ' + cell(qtimersValues) + ' | ' + added + ' |');
   }
   lines.push('', 'Fresh processes of benchmark/load/child.js, the variants of a run in turn (the first rotating), ' +
