@@ -1,4 +1,4 @@
 'use strict';
 // `node -r benchmark/floor/exact-install.js`: the exact floor, a clock read per arming
-// (benchmark/floor/timers.js), over the global setImmediate and setTimeout (micro/runner.js's 'exact' mode).
+// (benchmark/floor/timers.js), over the global timer functions it has (micro/runner.js's 'exact' mode).
 require('./timers').install(true);

@@ -12,8 +12,8 @@
  *   floor  stamps the timers of one synchronous section or drain with one shared clock reading
  *   exact  stamps each timer with a clock read of its own call, as qtimers' contract requires
  *          (lib/clock.js), and each interval's next period with a read at its callback's start
-          (as qtimers does, where Node reads libuv's cached loop time), so it is the floor of any
-          library that keeps that contract
+ *          (as Node's getLibuvNow() and qtimers do), so it is the floor of any library that keeps
+ *          that contract
  * They have no unref, no arguments, no async context, no error safety, no second delay: they are
  * not timers libraries, they are the lower bound on the cost of one.
  *

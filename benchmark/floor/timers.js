@@ -10,7 +10,7 @@
  * clock read at its callback's start, as Node counts it; false stamps every timer of one
  * synchronous section or drain, and every interval's next period, with one shared reading, which
  * no exact library may do.
- * install(exactStart) puts them over the globals (floor-install.js and floor-exact-install.js,
+ * install(exactStart) puts them over the globals (install.js and exact-install.js,
  * the 'floor' and 'exact' modes of the benchmark's children).
  * It must never be used for anything but measuring: it has no unref, no arguments, no async
  * context, no error safety, no second delay (an interval's delay is its only one), no clear of an
@@ -119,12 +119,7 @@ function makeFloor(tickDrain, exactStart) {
     if (!timer || !timer._onTimeout) return;
     timer._onTimeout = null;
     timer._destroyed = true;
-    if (timer._idlePrev === null) return;
-    const prev = timer._idlePrev, next = timer._idleNext;
-    prev._idleNext = next;
-    next._idlePrev = prev;
-    timer._idlePrev = null;
-    timer._idleNext = null;
+    if (timer._idlePrev !== null) unlink(timer);
   }
 
   // refresh(): the least any implementation must do to keep the list in expiry order (take
@@ -144,6 +139,16 @@ function makeFloor(tickDrain, exactStart) {
     link(timer);
   }
 
+  /* take a pending `timer` out of the list */
+  function unlink(timer) {
+    const prev = timer._idlePrev, next = timer._idleNext;
+    prev._idleNext = next;
+    next._idlePrev = prev;
+    timer._idlePrev = null;
+    timer._idleNext = null;
+  }
+
+  /* put `timer` at the list's tail */
   function link(timer) {
     const last = list._idlePrev;
     timer._idlePrev = last;
@@ -165,11 +170,7 @@ function makeFloor(tickDrain, exactStart) {
         tick();
         continue;
       }
-      const prev = timer._idlePrev, next = timer._idleNext;
-      prev._idleNext = next;
-      next._idlePrev = prev;
-      timer._idlePrev = null;
-      timer._idleNext = null;
+      unlink(timer);
       if (timer._repeat === null) {
         timer._destroyed = true;
         timer._onTimeout();
@@ -199,7 +200,7 @@ function makeFloor(tickDrain, exactStart) {
   };
 }
 
-/* a floor over the global setImmediate and setTimeout (floor-install.js, floor-exact-install.js) */
+/* a floor over the global setImmediate, setTimeout, setInterval, clearTimeout and clearInterval (install.js, exact-install.js) */
 function install(exactStart) {
   const floor = makeFloor(true, exactStart);
   globalThis.setImmediate = floor.setImmediate;

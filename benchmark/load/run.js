@@ -16,9 +16,9 @@
 'use strict';
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const childProcess = require('child_process');
+const { systemInfo } = require('../micro/runner');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(__dirname, 'child.js');
@@ -66,18 +66,18 @@ function main(argv) {
     else { console.error(argv[i] + ': unknown option\n' + usage()); process.exit(2); }
   }
   if (!(opts.runs >= 1)) { console.error('--runs must be a positive number\n' + usage()); process.exit(2); }
-  const version = childProcess.execFileSync(opts.node, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
+  const info = Object.assign(systemInfo(opts), { runs: opts.runs, quick: opts.quick });
   const samples = measure(opts);
-  const text = report(samples, { version, runs: opts.runs, quick: opts.quick });
+  const text = report(samples, info);
   console.log(text);
   if (!opts.quick) {
-    const file = resultFile(opts.node === process.execPath ? null : version);
+    const file = resultFile(opts.node === process.execPath ? null : info.node);
     fs.writeFileSync(file, text + '\n');
     console.log('written to ' + path.relative(process.cwd(), file));
   }
 }
 
-/* the results file: load.md, or for another Node's version load-node<major>.md */
+/* the results file: load.md, or for another Node (its version, as systemInfo() names it) load-node<major>.md */
 function resultFile(otherVersion) {
   return path.join(RESULTS_DIR, otherVersion ? 'load-node' + /v(\d+)/.exec(otherVersion)[1] + '.md' : 'load.md');
 }
@@ -132,12 +132,11 @@ function cell(values) {
   return quantile(values, 0.5).toFixed(2) + ' (' + quantile(values, 0.25).toFixed(2) + '-' + quantile(values, 0.75).toFixed(2) + ')';
 }
 
-/* the markdown table, with the machine and what was measured */
+/* the markdown table, with the machine (micro/runner.js's systemInfo()) and what was measured */
 function report(samples, info) {
-  const cpus = os.cpus();
   const lines = [
-    '**What loading qtimers adds to a process**: node ' + info.version + ' ' + process.arch + ', ' +
-      cpus[0].model.trim() + ' (' + cpus.length + ' cores), ' + info.runs + ' runs, ' +
+    '**What loading qtimers adds to a process**: ' + info.node + ', ' +
+      info.cpu + ' (' + info.cores + ' cores), ' + info.runs + ' runs, ' +
       new Date().toISOString().slice(0, 10) + (info.quick ? ' (--quick: indicative only)' : ''),
     '',
     '| figure | native | qtimers | added |',

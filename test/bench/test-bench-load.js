@@ -11,7 +11,7 @@ const { ROOT } = require('../helpers/child');
 const load = require('../../benchmark/load/run');
 
 const RUN = path.join(ROOT, 'benchmark', 'load', 'run.js');
-const RESULT_FILE = path.join(ROOT, 'benchmark', 'results', 'load.md');
+const RESULT_FILE = load.resultFile(null);
 const stamp = () => (fs.existsSync(RESULT_FILE) ? fs.statSync(RESULT_FILE).mtimeMs : null);
 
 module.exports = {
@@ -41,7 +41,8 @@ module.exports = {
       'native first timer': { callMs: [0.1, 0.1, 0.1], firedAfterMs: [5.1, 5.2, 5.3] },
       'preload first timer': { callMs: [0.5, 0.5, 0.5], firedAfterMs: [5.5, 5.6, 5.7] },
     };
-    const text = load.report(samples, { version: 'v0.0.0', runs: 5, quick: false });
+    const text = load.report(samples, { node: 'node v0.0.0 x64', cpu: 'a CPU', cores: 2, runs: 5, quick: false });
+    t.ok(text.startsWith('**What loading qtimers adds to a process**: node v0.0.0 x64, a CPU (2 cores), 5 runs, '), text);
     t.ok(text.indexOf('| 30.00 (20.00-40.00) | 32.00 (22.00-42.00) | +2.00 |') > 0, text);
     t.ok(text.indexOf('| 30.00 (20.00-40.00) | 35.00 (25.00-45.00) | +5.00 |') > 0, text);
     t.ok(/itself \(ms\) \| {2}\| 3\.00 \(2\.00-4\.00\) \| {2}\|/.test(text), text);

@@ -198,7 +198,6 @@ function failureDigest( lines ) {
             if (keep.indexOf(j) < 0 && !/^\s+at /.test(lines[j]) && lines[j].trim()) keep.push(j);
         }
     }
-    keep.sort(function(a, b) { return a - b });
     const digest = keep.map(function(j) { return lines[j] });
     return digest.length > DIGEST_MAX_LINES
         ? digest.slice(0, DIGEST_MAX_LINES).concat(['... (' + (digest.length - DIGEST_MAX_LINES) + ' more lines above)'])
