@@ -29,6 +29,7 @@ class CoarseSlots {
   constructor() {
     this.byTime = new Map();    // fire time -> Slot
     this.times = [];            // min-heap of fire times (a time may be stale: its slot gone)
+    this.last = null;           // the slot added to last while in the Map: a settle's timers share one
   }
 
   /* the earliest fire time in the heap (perhaps of an emptied slot), Infinity if none */
@@ -38,13 +39,23 @@ class CoarseSlots {
 
   /* append `timer` to the slot firing at `time` */
   add(timer, time) {
-    let slot = this.byTime.get(time);
-    if (slot === undefined) {
-      slot = new Slot(time);
-      this.byTime.set(time, slot);
-      heapPush(this.times, time);
+    let slot = this.last;
+    if (slot === null || slot.time !== time) {
+      slot = this.byTime.get(time);
+      if (slot === undefined) {
+        slot = new Slot(time);
+        this.byTime.set(time, slot);
+        heapPush(this.times, time);
+      }
+      this.last = slot;
     }
     linkLast.call(slot, timer);
+  }
+
+  /* `slot` leaves the Map */
+  remove(slot) {
+    this.byTime.delete(slot.time);
+    if (slot === this.last) this.last = null;
   }
 
   /* take `timer` out of its slot; an emptied slot leaves the Map */
@@ -55,7 +66,7 @@ class CoarseSlots {
     next._idlePrev = prev;
     timer._idlePrev = null;
     timer._idleNext = null;
-    if (prev === next) this.byTime.delete(prev.time);
+    if (prev === next) this.remove(prev);
   }
 
   /* the first timer of the earliest slot due by `now`, the slot taken out whole (its timers
@@ -66,7 +77,7 @@ class CoarseSlots {
       const time = heapPop(times);
       const slot = this.byTime.get(time);
       if (slot === undefined) continue;
-      this.byTime.delete(time);
+      this.remove(slot);
       if (slot._idleNext !== slot) return slot;
     }
     return null;

@@ -1,7 +1,7 @@
 /*
  * coarse: the opt-in coarse timeouts (setTimeout.coarse, QTIMERS_COARSE, qtimers.coarse(timer)).
  *
- * Owns which timeouts are coarse, where they wait until due, and what is counted of them.  A
+ * Owns which timeouts are coarse and where they wait until due (coarse-counts.js counts them).  A
  * coarse timer is armed and refresh()ed without a clock read and without moving: the call only
  * notes it in the unsettled list (its _flags carry its place there).  One reading taken after
  * all the noted calls settles the list: at the start of a drain (before any callback of it runs)
@@ -33,7 +33,6 @@ const clock = require('./clock');
 const { wantDriverBy, uncountRef } = require('./timeout-driver');
 const { settled } = require('./refresh-batch');
 const { CoarseSlots } = require('./coarse-slots');
-const { latenessBucket, EXACT_BUCKETS, BUCKETS } = require('./lateness');
 const { REFED, COARSE, FORCED, NOTED, SLOTTED, FLAG_BITS } = require('./flags');
 
 const proc = process;
@@ -69,7 +68,7 @@ let noted = 0;
 let lastReading = clock.now();   // the latest settle reading (a settle wakeup counts from it)
 let seqReading = -1;             // the reading the sequence counts for
 let seq = 0;
-const due = [];                  // reused by fireDue
+const due = [];                  // reused by handOverSorted
 
 // The exact store's list coarse timers are handed over to when due (no exact timer has a delay
 // under 1 ms): all due, in the order handed over; keyed by its head's start, never later than due.
@@ -78,32 +77,6 @@ const COARSE_DUE = 0;
 /* a pending timer leaves the exact store (it stays pending and counted: this module links it) */
 function takeFromStore(timer) {
   settled().unlink(timer);
-}
-
-// ---------------------------------------------------------------- what is counted
-
-const histogram = new Float64Array(BUCKETS);
-const total = new Float64Array(1);
-const largest = new Float64Array(1);
-
-/* a coarse timer's callback starts at `stamp`: how late beyond its own due time */
-function fileLateness(stamp, timer) {
-  const late = stamp - (timer._idleStart + Math.trunc(timer._idleTimeout));
-  histogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-  total[0] += late;
-  if (late > largest[0]) largest[0] = late;
-}
-
-function counts() {
-  let ran = 0;
-  for (let i = 0; i < histogram.length; i++) ran += histogram[i];
-  return { ran, lateness: Array.from(histogram), latenessSum: total[0], latenessMax: largest[0] };
-}
-
-function resetCounts() {
-  histogram.fill(0);
-  total[0] = 0;
-  largest[0] = 0;
 }
 
 // ---------------------------------------------------------------- granularity
@@ -286,34 +259,64 @@ function byDue(a, b) {
     a._idleStart - b._idleStart || (a._flags >>> FLAG_BITS) - (b._flags >>> FLAG_BITS);
 }
 
-/* the slots due by `now`: due timers handed over in one-delay order, the others re-slotted */
+/* the due timers chained from `first` (the last one's _idleNext null), sorted, handed over */
+function handOverSorted(first) {
+  for (let timer = first; timer !== null; timer = timer._idleNext) due.push(timer);
+  due.sort(byDue);
+  const store = settled();
+  for (let i = 0; i < due.length; i++) store.append(due[i], COARSE_DUE);   // run by the drain
+  due.length = 0;
+}
+
+/*
+ * the slots due by `now`: due timers handed over in one-delay order, the others re-slotted.  The
+ * due ones are chained through their own links as they are met; met in order (the common case: a
+ * slot's timers were settled in order), the chain is handed over whole, else sorted first.
+ */
 function fireDue(now) {
+  let first = null;
+  let last = null;
+  let ordered = true;
+  let lastExpiry = 0;
+  let lastStart = 0;
+  let lastSeq = 0;
   let slot;
   while ((slot = slots.takeDue(now)) !== null) {
     let timer = slot._idleNext;
     while (timer !== slot) {
       const next = timer._idleNext;
       const delay = Math.trunc(timer._idleTimeout);
-      const expiry = timer._idleStart + delay;
+      const start = timer._idleStart;
+      const expiry = start + delay;
       const time = slotTime(expiry, delay);
       // due in its own slot (that of its expiry) only, even when a slot it was left in fires
       // late: timers of one delay are handed over in the order of their expiries
       if (time <= slot.time) {
-        timer._idlePrev = null;
-        timer._idleNext = null;
-        timer._flags &= ~SLOTTED;
-        due.push(timer);
+        const f = timer._flags & ~SLOTTED;
+        timer._flags = f;
+        const seq = f >>> FLAG_BITS;
+        if (last === null) {
+          first = timer;
+        } else {
+          last._idleNext = timer;
+          if (expiry < lastExpiry || (expiry === lastExpiry && (start < lastStart ||
+            (start === lastStart && seq < lastSeq)))) ordered = false;
+        }
+        timer._idlePrev = last;
+        last = timer;
+        lastExpiry = expiry;
+        lastStart = start;
+        lastSeq = seq;
       } else {
         slots.add(timer, time);
       }
       timer = next;
     }
   }
-  if (due.length !== 0) {
-    if (due.length > 1) due.sort(byDue);
-    const store = settled();
-    for (let i = 0; i < due.length; i++) store.append(due[i], COARSE_DUE);   // run by the drain
-    due.length = 0;
+  if (last !== null) {
+    last._idleNext = null;
+    if (ordered) settled().appendChain(first, last, COARSE_DUE);   // run by the drain
+    else handOverSorted(first);
   }
   wantDriverBy(slots.firstTime());
 }
@@ -369,7 +372,7 @@ fromEnvironment(proc.env);
 module.exports = {
   settings, state, TIMEOUT_MAX,
   setOn, setFrom, armed, armedAt, refreshed, unlinked, mark, atDrain, forEachPending,
-  fileLateness, counts, resetCounts, granularity, COARSE_DUE,
+  granularity, COARSE_DUE,
 };
 
 require('./own-frames').end(ownFrom);

@@ -23,7 +23,7 @@ const immediateCounts = require('./immediate-counts');
 const timeouts = require('./timeouts');
 const timeoutListing = require('./timeout-listing');
 const timeoutCounts = require('./timeout-counts');
-const coarse = require('./coarse');
+const coarseCounts = require('./coarse-counts');
 const { bucketHigh } = require('./lateness');
 const clock = require('./clock');
 const { argumentError, checkOptions, booleanOption } = require('./knobs');
@@ -129,22 +129,22 @@ function timerStats(options) {
     .slice(0, LARGEST_LISTS);
   const immCounts = immediateCounts.counts();
   const tmoCounts = timeoutCounts.counts();
-  const coarseCounts = coarse.counts();
+  const crsCounts = coarseCounts.counts();
   imm.ran = immCounts.ran;
   imm.threw = immCounts.threw;
   imm.drains = immCounts.drains;
-  tmo.ran = tmoCounts.ran + coarseCounts.ran;
-  crs.ran = coarseCounts.ran;
+  tmo.ran = tmoCounts.ran + crsCounts.ran;
+  crs.ran = crsCounts.ran;
   tmo.threw = tmoCounts.threw;
   tmo.drains = tmoCounts.drains;
   if (reset) {
     immediateCounts.resetCounts();
     timeoutCounts.resetCounts();
-    coarse.resetCounts();
+    coarseCounts.resetCounts();
   }
   // coarse timeouts apart (coarse.js): their lateness is beyond their own due time, and the
   // `lateness` of the others leaves them out
-  crs.lateness = latenessSummary(coarseCounts);
+  crs.lateness = latenessSummary(crsCounts);
   return { immediates: imm, timeouts: tmo, lateness: latenessSummary(tmoCounts), coarse: crs };
 }
 

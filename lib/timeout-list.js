@@ -123,6 +123,15 @@ class TimeoutList {
     this._idlePrev = timer;
   }
 
+  /* append the timers chained from `first` to `last` by _idleNext to a linked list */
+  linkChain(first, last) {
+    const tail = this._idlePrev;
+    first._idlePrev = tail;
+    last._idleNext = this;
+    tail._idleNext = first;
+    this._idlePrev = last;
+  }
+
   /* append to a ring */
   push(timer) {
     if (((this.tail - this.head) & SLOT_NUMBERS) > this.mask) this.makeRoom();

@@ -48,6 +48,30 @@ class TimeoutStore {
 
   /* queue `timer` (whose _idleStart is already set) behind the others of its delay `msecs` */
   append(timer, msecs) {
+    const list = this._openFor(timer, msecs);
+    if (list.slots === null) list.link(timer);
+    else list.push(timer);
+    return list;
+  }
+
+  /* queue the timers chained from `first` to `last` by _idleNext (in start order, whose
+     _idleStart are set) behind the others of their delay `msecs`, in one step when linked */
+  appendChain(first, last, msecs) {
+    const list = this._openFor(first, msecs);
+    if (list.slots === null) {
+      list.linkChain(first, last);
+      return;
+    }
+    for (let timer = first; ;) {
+      const next = timer._idleNext;
+      list.push(timer);
+      if (timer === last) break;
+      timer = next;
+    }
+  }
+
+  /* the list of delay `msecs`, in the heap and keyed by `timer` (its next first) if it was empty */
+  _openFor(timer, msecs) {
     let list = this.lastList;
     if (list === null || list.msecs !== msecs) list = this._listFor(msecs);
     if (list.isEmpty()) {
@@ -62,8 +86,6 @@ class TimeoutStore {
         this._insert(list);
       }
     }
-    if (list.slots === null) list.link(timer);
-    else list.push(timer);
     return list;
   }
 

@@ -108,6 +108,18 @@ const MUTANTS = {
     to: '      if (expiry <= now) {',
     tests: ['unit/test-coarse'],
   },
+  'coarse: due timers met out of order are handed over unsorted': {
+    file: 'lib/coarse.js',
+    from: '    if (ordered) settled().appendChain(first, last, COARSE_DUE);',
+    to: '    if (ordered || !ordered) settled().appendChain(first, last, COARSE_DUE);',
+    tests: ['unit/test-coarse', 'system/test-coarse'],
+  },
+  'coarse: a slot emptied by a clear stays the cached one': {
+    file: 'lib/coarse-slots.js',
+    from: '    if (slot === this.last) this.last = null;',
+    to: '',
+    tests: ['unit/test-coarse'],
+  },
   'two queued immediates run in reverse order': {
     file: 'lib/immediate-queue.js',
     from: '  push(item) {\n',

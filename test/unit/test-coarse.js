@@ -8,6 +8,7 @@ require('../../lib/timeouts');              // wires the native driver coarse.js
 const coarse = require('../../lib/coarse');
 const { settled } = require('../../lib/refresh-batch');
 const { FORCED } = require('../../lib/flags');
+const { CoarseSlots } = require('../../lib/coarse-slots');
 
 const DELAY = 1000;                         // granularity 32 ms (the largest power of two <= 1000/16)
 
@@ -74,6 +75,33 @@ module.exports = {
       }
     }
     t.ok(timers.every((x) => x.done), 'every one handed over once');
+    t.done();
+  },
+
+  'timers of mixed delays met out of order in a slot are sorted by expiry before the hand-over': function(t) {
+    // both in the slot of 1024 (granularity 32), met in the order they were armed: A (1010) first
+    const a = timer('A');
+    a._idleTimeout = 1010;
+    const b = timer('B');
+    coarse.armedAt(a, 0, false);
+    coarse.armedAt(b, 5, false);            // expires 1005
+    coarse.atDrain(1024);
+    t.deepEqual(handedOver(), ['B', 'A']);
+    t.done();
+  },
+
+  'a slot emptied by a clear leaves the Map; a timer added for its time gets a slot that fires': function(t) {
+    const slots = new CoarseSlots();
+    const first = { _idlePrev: null, _idleNext: null };
+    const second = { _idlePrev: null, _idleNext: null };
+    slots.add(first, 100);
+    slots.unlink(first);
+    t.strictEqual(slots.byTime.size, 0);
+    slots.add(second, 100);
+    const slot = slots.takeDue(100);
+    t.ok(slot !== null, 'the slot of 100 is due at 100');
+    t.strictEqual(slot._idleNext, second);
+    t.strictEqual(second._idleNext, slot, 'and holds only the timer added after the clear');
     t.done();
   },
 };

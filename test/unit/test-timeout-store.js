@@ -68,6 +68,36 @@ module.exports = {
     t.done();
   },
 
+  'appendChain queues a chain behind the timers of its list, opens an empty list, and fills a ring': function(t) {
+    /* `n` timers started at `start`, chained by _idleNext, the last one's null */
+    function chain(n, start) {
+      const ts = [];
+      for (let i = 0; i < n; i++) ts.push(timer(start));
+      for (let i = 0; i < n; i++) {
+        ts[i]._idlePrev = i === 0 ? null : ts[i - 1];
+        ts[i]._idleNext = i === n - 1 ? null : ts[i + 1];
+      }
+      return ts;
+    }
+    const store = new TimeoutStore();
+    const before = queued(store, 2, 0, 10);
+    const more = chain(3, 1);
+    store.appendChain(more[0], more[2], 10);
+    const fresh = chain(2, 0);
+    store.appendChain(fresh[0], fresh[1], 5);         // an empty list, keyed by its first
+    t.strictEqual(store.lists[5].expiry, 5);
+    t.deepEqual(drain(store), [...fresh, ...before, ...more]);
+
+    const rings = ringStore(1, 1);
+    const ringed = queued(rings, 2, 0, 10);
+    rings.restart(ringed[0], 0, 10);                  // one restart: the list becomes a ring
+    t.ok(rings.lists[10].slots !== null, 'a ring');
+    const tail = chain(3, 1);
+    rings.appendChain(tail[0], tail[2], 10);
+    t.deepEqual(drain(rings), [ringed[1], ringed[0], ...tail]);
+    t.done();
+  },
+
   'unlink from the middle, head and tail': function(t) {
     const store = new TimeoutStore();
     const ts = [];
