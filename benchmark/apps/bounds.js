@@ -6,8 +6,10 @@
  * Each workload runs natively, with qtimers, and with stand-ins for its timers that do less than
  * any working timer can (bounds/: timers that cost nothing; for heartbeats, idle timeouts that
  * only read the clock and stamp themselves, the least an exact refresh() does, alone and
- * beside qtimers' own pings; for the TTL cache, entry timers that only keep their callback
- * until it is due and call it, the least a timer that fires does), in fresh processes, each
+ * beside qtimers' own pings, and idle timeouts that only write a field of their own, the least
+ * a coarse refresh() of a handle does; for the TTL cache, entry timers that only keep their
+ * callback until it is due and call it, the least a timer that fires does, and the same with a
+ * handle each and no clock read, the least a coarse one does), in fresh processes, each
  * variant side by side with a native run once a round (two processes at once, as bench:apps
  * runs its workloads, which starts first alternating).  It prints each variant's median figure and its advantage over the native run
  * beside it (median of per-round ratios, range), and, after a full run, writes the table to
@@ -27,7 +29,12 @@ const { median, advantage } = require('../shared/statistics');
 
 const ROOT = path.join(__dirname, '..', '..');
 const BOUNDS_DIR = path.join(__dirname, 'bounds');
-const RESULT_FILE = path.join(ROOT, 'benchmark', 'results', 'bounds.md');
+const RESULTS_DIR = path.join(ROOT, 'benchmark', 'results');
+
+/* where a full run on Node `version` is written: bounds.md for this Node, bounds-nodeN.md for another */
+function resultFile(version) {
+  return path.join(RESULTS_DIR, version === process.version ? 'bounds.md' : 'bounds-node' + /v(\d+)/.exec(version)[1] + '.md');
+}
 
 // workload -> the figure compared, and the variants besides native, each with what is preloaded,
 // in order (null: this qtimers), and the workload it runs if not the row's own (with the native run beside it)
@@ -38,13 +45,20 @@ const PLAN = [
     // qtimers' pings and arrivals, and idle timeouts that cost no more than an exact refresh()
     // must: the most a qtimers of any design for the idle timeouts could win
     { label: 'qtimers, with idle timeouts that only read the clock and stamp themselves', preloads: [null, 'idle-stamp.js'] },
+    // qtimers' pings and arrivals, and idle timeouts each of its own whose refresh() writes one
+    // of its fields and reads no clock: the least a coarse refresh() of a handle can do
+    { label: 'qtimers, with idle timeouts that only write a field of their own', preloads: [null, 'idle-touch.js'] },
     { label: 'idle timeouts that cost nothing', preloads: ['idle-free.js'] },
+    // qtimers' pings and arrivals, and idle timeouts that cost nothing: the most any mode of
+    // qtimers could win without making its pings cheaper (coarse pings cost what exact ones do)
+    { label: 'qtimers, with idle timeouts that cost nothing', preloads: [null, 'idle-free.js'] },
     // qtimers' opt-in coarse mode (issue 32): the same workload with QTIMERS_COARSE=1
     { label: 'qtimers, coarse timers (QTIMERS_COARSE=1)', preloads: [null], workload: 'heartbeats-coarse' },
   ] },
   { name: 'ttl-cache', metric: 'opsPerCpuSecond', variants: [
     { label: 'qtimers', preloads: [null] },
     { label: 'entry timers that only keep their callback until it is due, and call it', preloads: ['ttl-fire.js'] },
+    { label: 'entry timers with a handle each, armed without a clock read, kept until due and called', preloads: ['ttl-handle.js'] },
     { label: 'entry timers that cost nothing (and never run)', preloads: ['ttl-free.js'] },
     { label: 'qtimers, coarse timers (QTIMERS_COARSE=1)', preloads: [null], workload: 'ttl-cache-coarse' },
   ] },
@@ -62,7 +76,8 @@ the most any library could win there.
   --node PATH     run with this node binary (default: ${process.execPath})
   --help          this text
 
-A full run (about 4 minutes: 252 s measured at 3 rounds, Node 20 and 24) writes benchmark/results/bounds.md.`;
+A full run (about 7 minutes: 438 s measured at 3 rounds, Node 20) writes benchmark/results/bounds.md
+(bounds-node24.md for --node of Node 24).`;
 
 function parseArgs(argv) {
   const opts = { quick: false, rounds: 0, node: process.execPath, qtimers: path.join(ROOT, 'index.js') };
@@ -165,12 +180,13 @@ function main(argv) {
   const text = table(rows, header);
   console.log('\n' + text);
   if (!opts.quick) {
-    fs.writeFileSync(RESULT_FILE, text);
-    console.log('wrote ' + path.relative(ROOT, RESULT_FILE));
+    const file = resultFile(env.version);
+    fs.writeFileSync(file, text);
+    console.log('wrote ' + path.relative(ROOT, file));
   }
   console.log('total ' + ((Date.now() - started) / 1000).toFixed(0) + ' s');
 }
 
-module.exports = { PLAN, parseArgs, childOptions, table };
+module.exports = { PLAN, parseArgs, childOptions, table, resultFile };
 
 if (require.main === module) main(process.argv.slice(2));

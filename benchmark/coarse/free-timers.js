@@ -3,7 +3,7 @@
  * `bound` build of `npm run bench:coarse`'s refresh and set+clear rows.
  *
  * Every setTimeout of 1000 ms or more returns a new object with the fields of a Node Timeout
- * (as many, in Node's order, so it is as large as a handle a drop-in library must return) and
+ * (shared/timeout-shaped.js: as large as a handle a drop-in library must return) and
  * never fires; its refresh() writes one field and clearTimeout marks it.  No timers library
  * can do less per call and still hand back a handle per setTimeout, so calls per CPU-second
  * here, against native's, bound what any could win on those rows.  Shorter timers (the
@@ -12,21 +12,13 @@
  */
 'use strict';
 
+const { TimeoutShaped } = require('../shared/timeout-shaped');
+
 const nativeSetTimeout = global.setTimeout;
 const nativeClearTimeout = global.clearTimeout;
 
-class FreeTimeout {
-  constructor(callback, delay) {
-    this._idleTimeout = delay;
-    this._idlePrev = null;
-    this._idleNext = null;
-    this._idleStart = 0;
-    this._onTimeout = callback;
-    this._timerArgs = undefined;
-    this._repeat = null;
-    this._destroyed = false;
-  }
-
+// refresh() writes one field, as the least a refresh() of a handle of its own can do
+class FreeTimeout extends TimeoutShaped {
   refresh() {
     this._idleStart = 1;
     return this;

@@ -8,7 +8,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 const { ROOT } = require('../helpers/child');
 const { runChild, runSideBySide, childArgs } = require('../../benchmark/apps/runner');
-const { PLAN, childOptions, table } = require('../../benchmark/apps/bounds');
+const { PLAN, childOptions, table, resultFile } = require('../../benchmark/apps/bounds');
 const { load } = require('../../benchmark/apps/child');
 
 const BOUNDS = path.join(ROOT, 'benchmark', 'apps', 'bounds');
@@ -21,7 +21,7 @@ function withStandIn(name, file) {
 
 module.exports = {
   'heartbeats\' stand-ins replace the idle timeouts only: pings still fire, no idle timeout does': function(t) {
-    for (const file of ['idle-free.js', 'idle-stamp.js']) {
+    for (const file of ['idle-free.js', 'idle-stamp.js', 'idle-touch.js']) {
       const result = withStandIn('heartbeats', file);
       t.ok(!result.error, file + ': ' + result.error);
       t.ok(result.metrics.cpuPerMessage > 0 && result.units > 0, file + ': ' + JSON.stringify(result));
@@ -68,7 +68,7 @@ module.exports = {
   },
 
   'the TTL cache\'s stand-ins run the cache, its 1 ms timer still Node\'s': function(t) {
-    for (const file of ['ttl-free.js', 'ttl-fire.js']) {
+    for (const file of ['ttl-free.js', 'ttl-fire.js', 'ttl-handle.js']) {
       const result = withStandIn('ttl-cache', file);
       t.ok(!result.error, file + ': ' + result.error);
       t.ok(result.metrics.opsPerCpuSecond > 0 && result.entries > 0, file + ': ' + JSON.stringify(result));
@@ -119,6 +119,12 @@ module.exports = {
     t.equal(body.filter((l) => !/^\|---/.test(l)).length, expected, lines.join('\n'));
     t.ok(body.some((l) => /\| Connection heartbeats \| native \|.*\| 1\.00x \|$/.test(l)), lines.join('\n'));
     t.ok(body.some((l) => /idle timeouts that cost nothing .*\| 1\.50x \(1\.25-2\.00\) \|$/.test(l)), lines.join('\n'));
+    t.done();
+  },
+
+  'a full run on this Node writes results/bounds.md, on another bounds-nodeN.md': function(t) {
+    t.equal(path.basename(resultFile(process.version)), 'bounds.md');
+    t.equal(path.basename(resultFile('v99.1.2')), 'bounds-node99.md');
     t.done();
   },
 

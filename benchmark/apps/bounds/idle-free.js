@@ -2,9 +2,10 @@
  * bounds/idle-free: heartbeats with idle timeouts that cost nothing (preloaded: `node -r`).
  *
  * Every idle timeout of the heartbeats workload (the setTimeout of closeIdle) becomes one shared
- * object whose refresh() does nothing, and never fires; the ping timers stay Node's.  No timers
- * library can make the idle timeouts cheaper than this, so CPU per message here, against
- * native's, is the most any library could win on them (bounds.js measures it).  The work is the
+ * object whose refresh() does nothing, and never fires; the ping timers stay whatever setTimeout
+ * was when this loaded: Node's, or qtimers' when qtimers is preloaded before it (bounds.js runs
+ * both).  No timers library can make the idle timeouts cheaper than this, so CPU per message
+ * here, against native's, is the most any library could win on them.  The work is the
  * same but for the one connection in a thousand that never answers: it is never closed.
  * It must never be used for anything but that measurement.
  */
