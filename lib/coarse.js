@@ -277,36 +277,26 @@ function fireDue(now) {
   let first = null;
   let last = null;
   let ordered = true;
-  let lastExpiry = 0;
-  let lastStart = 0;
-  let lastSeq = 0;
   let slot;
   while ((slot = slots.takeDue(now)) !== null) {
     let timer = slot._idleNext;
     while (timer !== slot) {
       const next = timer._idleNext;
       const delay = Math.trunc(timer._idleTimeout);
-      const start = timer._idleStart;
-      const expiry = start + delay;
+      const expiry = timer._idleStart + delay;
       const time = slotTime(expiry, delay);
       // due in its own slot (that of its expiry) only, even when a slot it was left in fires
       // late: timers of one delay are handed over in the order of their expiries
       if (time <= slot.time) {
-        const f = timer._flags & ~SLOTTED;
-        timer._flags = f;
-        const seq = f >>> FLAG_BITS;
+        timer._flags &= ~SLOTTED;
         if (last === null) {
           first = timer;
         } else {
           last._idleNext = timer;
-          if (expiry < lastExpiry || (expiry === lastExpiry && (start < lastStart ||
-            (start === lastStart && seq < lastSeq)))) ordered = false;
+          if (ordered && byDue(last, timer) > 0) ordered = false;
         }
         timer._idlePrev = last;
         last = timer;
-        lastExpiry = expiry;
-        lastStart = start;
-        lastSeq = seq;
       } else {
         slots.add(timer, time);
       }
