@@ -1,7 +1,7 @@
 /*
  * coarse: the opt-in coarse timeouts (setTimeout.coarse, QTIMERS_COARSE, qtimers.coarse(timer)).
  *
- * Owns which timeouts are coarse and where they wait until due (coarse-counts.js counts them).  A
+ * Owns which timeouts are coarse and where they wait until due (timeout-counts.js counts them).  A
  * coarse timer is armed and refresh()ed without a clock read and without moving: the call only
  * notes it in the unsettled list (its _flags carry its place there).  One reading taken after
  * all the noted calls settles the list: at the start of a drain (before any callback of it runs)

@@ -5,7 +5,8 @@
  * Owns the buckets and the maths between a lateness and its bucket: bucket i < EXACT_BUCKETS holds
  * exactly i ms; above, each power of two is cut into SUB_BUCKETS, so a bucket is at most 1/8 of
  * its values wide (up to 2^31 ms: 240 buckets).  Also the sum and the largest of the values filed.
- * timeouts.js's drain files each callback inline, against the arrays exported here:
+ * One histogram for exact timeouts, which timeouts.js's drain files each callback into inline,
+ * against the arrays exported here (others, newHistogram(), are filed with file()):
  *   histogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
  *   total[0] += late;  if (late > largest[0]) largest[0] = late;
  * Counts live in Float64Arrays, not variables: a variable past 2^30 would turn from a small
@@ -20,9 +21,14 @@ const SUB_BITS = 3;
 const SUB_BUCKETS = 1 << SUB_BITS;
 const BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
 
-const histogram = new Float64Array(BUCKETS);
-const total = new Float64Array(1);      // the sum of the values filed, ms
-const largest = new Float64Array(1);    // the largest of them, ms
+/* a histogram of its own: the buckets, the sum of the values filed (ms) and the largest */
+function newHistogram() {
+  return { buckets: new Float64Array(BUCKETS), total: new Float64Array(1), largest: new Float64Array(1) };
+}
+
+// exact timeouts' histogram, whose arrays timeouts.js's drain files into inline
+const timeouts = newHistogram();
+const { buckets: histogram, total, largest } = timeouts;
 
 /* the bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
 function latenessBucket(ms) {
@@ -45,27 +51,30 @@ function bucketHigh(i) {
   return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
 }
 
-/* how many values were filed */
-function filed() {
-  return histogram.reduce(sum, 0);
+/* file a lateness of `late` ms into histogram `h` (what the drain does inline for timeouts') */
+function file(h, late) {
+  h.buckets[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+  h.total[0] += late;
+  if (late > h.largest[0]) h.largest[0] = late;
 }
 
 function sum(total, n) {
   return total + n;
 }
 
-/* what was filed since load or the last reset(): the buckets copied, their sum and maximum */
-function read() {
-  return { buckets: Array.from(histogram), sum: total[0], max: largest[0] };
+/* what was filed into `h` (timeouts' by default) since it was made or reset: how many values,
+   the buckets copied, their sum and maximum */
+function read(h = timeouts) {
+  return { filed: h.buckets.reduce(sum, 0), buckets: Array.from(h.buckets), sum: h.total[0], max: h.largest[0] };
 }
 
-function reset() {
-  histogram.fill(0);
-  total[0] = 0;
-  largest[0] = 0;
+function reset(h = timeouts) {
+  h.buckets.fill(0);
+  h.total[0] = 0;
+  h.largest[0] = 0;
 }
 
 module.exports = {
   histogram, total, largest, EXACT_BUCKETS, BUCKETS,
-  latenessBucket, bucketLow, bucketHigh, filed, read, reset,
+  latenessBucket, bucketLow, bucketHigh, newHistogram, file, read, reset,
 };

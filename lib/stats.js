@@ -23,7 +23,6 @@ const immediateCounts = require('./immediate-counts');
 const timeouts = require('./timeouts');
 const timeoutListing = require('./timeout-listing');
 const timeoutCounts = require('./timeout-counts');
-const coarseCounts = require('./coarse-counts');
 const { bucketHigh } = require('./lateness');
 const clock = require('./clock');
 const { argumentError, checkOptions, booleanOption } = require('./knobs');
@@ -129,7 +128,7 @@ function timerStats(options) {
     .slice(0, LARGEST_LISTS);
   const immCounts = immediateCounts.counts();
   const tmoCounts = timeoutCounts.counts();
-  const crsCounts = coarseCounts.counts();
+  const crsCounts = timeoutCounts.coarseCounts();
   imm.ran = immCounts.ran;
   imm.threw = immCounts.threw;
   imm.drains = immCounts.drains;
@@ -140,7 +139,7 @@ function timerStats(options) {
   if (reset) {
     immediateCounts.resetCounts();
     timeoutCounts.resetCounts();
-    coarseCounts.resetCounts();
+    timeoutCounts.resetCoarseCounts();
   }
   // coarse timeouts apart (coarse.js): their lateness is beyond their own due time, and the
   // `lateness` of the others leaves them out

@@ -1,6 +1,6 @@
 /*
  * timeout-counts: what is counted of timeouts for stats(): callbacks that threw, wakeups of the
- * native driver, and (lateness.js) how late each callback started.
+ * native driver, and (lateness.js) how late each callback started, coarse ones apart.
  *
  * Owns the tally and its reading and reset.  timeouts.js's drain adds to it inline, as it files
  * lateness; how many callbacks started, a throwing one included, is the lateness histogram's count.
@@ -19,7 +19,7 @@ const tally = new Float64Array(2);
 function counts() {
   const late = lateness.read();
   return {
-    ran: lateness.filed(),
+    ran: late.filed,
     threw: tally[THREW],
     drains: tally[DRAINS],
     lateness: late.buckets,
@@ -33,4 +33,23 @@ function resetCounts() {
   lateness.reset();
 }
 
-module.exports = { THREW, DRAINS, tally, counts, resetCounts };
+// Coarse timeouts' lateness (coarse.js), filed apart from their own expiry (start + delay), not
+// from their list's key: the drain runs them from the list of delay 0.
+const coarseLateness = lateness.newHistogram();
+
+/* a coarse timer's callback starts at `stamp`: how late beyond its own due time */
+function fileCoarse(stamp, timer) {
+  lateness.file(coarseLateness, stamp - (timer._idleStart + Math.trunc(timer._idleTimeout)));
+}
+
+/* coarse timeouts' lateness since load or the last resetCoarseCounts(), for stats.js */
+function coarseCounts() {
+  const late = lateness.read(coarseLateness);
+  return { ran: late.filed, lateness: late.buckets, latenessSum: late.sum, latenessMax: late.max };
+}
+
+function resetCoarseCounts() {
+  lateness.reset(coarseLateness);
+}
+
+module.exports = { THREW, DRAINS, tally, counts, resetCounts, fileCoarse, coarseCounts, resetCoarseCounts };

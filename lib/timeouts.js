@@ -32,11 +32,10 @@ const batch = require('./refresh-batch');
 const { setClearedPeriod } = require('./cleared-periods');
 const lateness = require('./lateness');
 const resume = require('./timeout-resume');
-const { THREW, DRAINS, tally } = require('./timeout-counts');
+const { THREW, DRAINS, tally, fileCoarse } = require('./timeout-counts');
 const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, PRIMITIVE, COARSE } = require('./flags');
 const coarse = require('./coarse');
-const coarseCounts = require('./coarse-counts');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const runTicks = natives.runTicks;
@@ -300,7 +299,7 @@ function drainTimeouts(now, started) {
       // until then the drain's
       if (stamp < 0) stamp = (f & REPEAT) && settings.exactStart ? repeatStart : measuring ? clock.now() : now;
       if (f & COARSE) {
-        coarseCounts.fileLateness(stamp, head);   // apart, from its own expiry (its list's key is not)
+        fileCoarse(stamp, head);   // apart, from its own expiry (its list's key is not)
       } else {
         const late = stamp - list.expiry;
         latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
