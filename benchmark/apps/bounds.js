@@ -22,6 +22,7 @@
 const fs = require('fs');
 const path = require('path');
 const { runSideBySide, checkEnvironment } = require('./runner');
+const { otherNode } = require('../micro/runner');
 const { UsageError } = require('./options');
 const { load } = require('./child');
 const { formatFigure } = require('../shared/chart');
@@ -31,9 +32,9 @@ const ROOT = path.join(__dirname, '..', '..');
 const BOUNDS_DIR = path.join(__dirname, 'bounds');
 const RESULTS_DIR = path.join(ROOT, 'benchmark', 'results');
 
-/* where a full run on Node `version` is written: bounds.md for this Node, bounds-nodeN.md for another */
-function resultFile(version) {
-  return path.join(RESULTS_DIR, version === process.version ? 'bounds.md' : 'bounds-node' + /v(\d+)/.exec(version)[1] + '.md');
+/* where a full run of the Node at `nodePath` (`version`) is written: bounds.md, bounds-nodeN.md for another */
+function resultFile(nodePath, version) {
+  return path.join(RESULTS_DIR, 'bounds' + otherNode(nodePath, version) + '.md');
 }
 
 // workload -> the figure compared, and the variants besides native, each with what is preloaded,
@@ -180,7 +181,7 @@ function main(argv) {
   const text = table(rows, header);
   console.log('\n' + text);
   if (!opts.quick) {
-    const file = resultFile(env.version);
+    const file = resultFile(opts.node, env.version);
     fs.writeFileSync(file, text);
     console.log('wrote ' + path.relative(ROOT, file));
   }

@@ -18,7 +18,7 @@
 const fs = require('fs');
 const path = require('path');
 const childProcess = require('child_process');
-const { systemInfo } = require('../micro/runner');
+const { systemInfo, otherNode } = require('../micro/runner');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHILD = path.join(__dirname, 'child.js');
@@ -71,15 +71,15 @@ function main(argv) {
   const text = report(samples, info);
   console.log(text);
   if (!opts.quick) {
-    const file = resultFile(opts.node === process.execPath ? null : info.node);
+    const file = resultFile(opts.node, info.node);
     fs.writeFileSync(file, text + '\n');
     console.log('written to ' + path.relative(process.cwd(), file));
   }
 }
 
-/* the results file: load.md, or for another Node (its version, as systemInfo() names it) load-node<major>.md */
-function resultFile(otherVersion) {
-  return path.join(RESULTS_DIR, otherVersion ? 'load-node' + /v(\d+)/.exec(otherVersion)[1] + '.md' : 'load.md');
+/* the results file of a run of the Node at `nodePath` (`version`): load.md, load-node<major>.md for another */
+function resultFile(nodePath, version) {
+  return path.join(RESULTS_DIR, 'load' + otherNode(nodePath, version) + '.md');
 }
 
 /* every variant, opts.runs times: { variant name: { figure: [values] } } */

@@ -62,7 +62,7 @@ function main() {
     fs.mkdirSync(resultsDir, { recursive: true });
     // the README's chart is of the preloaded runs; the other position has its own table, and a
     // run with --als or --node another Node's (table-als.md, table-node24.md, table-require-node24.md)
-    const other = (opts.als ? '-als' : '') + (opts.node !== process.execPath ? '-node' + /v(\d+)/.exec(info.node)[1] : '');
+    const other = (opts.als ? '-als' : '') + runner.otherNode(opts.node, info.node);
     const table = (opts.load === 'require' ? 'table-require' : 'table') + other + '.md';
     fs.writeFileSync(path.join(resultsDir, table), report.markdownTable(rows, info, opts));
     written.push(table);

@@ -95,6 +95,12 @@ function checkQtimers(opts) {
   return null;
 }
 
+/* a results file's suffix: '-node<major>' for a run of another Node binary than this process's
+   (`version` as systemInfo() names it), '' for this one's */
+function otherNode(nodePath, version) {
+  return nodePath === process.execPath ? '' : '-node' + /v(\d+)/.exec(version)[1];
+}
+
 function systemInfo(opts) {
   const child = childProcess.spawnSync(opts.node, ['-p', 'process.version + " " + process.arch'], { encoding: 'utf8' });
   if (child.status !== 0) fail('--node ' + opts.node + ': cannot run it (' + (child.error || child.stderr.trim()) + ')');
@@ -144,4 +150,4 @@ function runAll(scenarios, modes, opts, onMeasured) {
   return results;
 }
 
-module.exports = { ROOT, loadScenarios, runChild, checkQtimers, systemInfo, runAll };
+module.exports = { ROOT, loadScenarios, runChild, checkQtimers, systemInfo, otherNode, runAll };

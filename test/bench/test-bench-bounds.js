@@ -123,8 +123,8 @@ module.exports = {
   },
 
   'a full run on this Node writes results/bounds.md, on another bounds-nodeN.md': function(t) {
-    t.equal(path.basename(resultFile(process.version)), 'bounds.md');
-    t.equal(path.basename(resultFile('v99.1.2')), 'bounds-node99.md');
+    t.equal(path.basename(resultFile(process.execPath, process.version)), 'bounds.md');
+    t.equal(path.basename(resultFile('/elsewhere/bin/node', 'v99.1.2')), 'bounds-node99.md');
     t.done();
   },
 

@@ -11,7 +11,7 @@ const { ROOT } = require('../helpers/child');
 const load = require('../../benchmark/load/run');
 
 const RUN = path.join(ROOT, 'benchmark', 'load', 'run.js');
-const RESULT_FILE = load.resultFile(null);
+const RESULT_FILE = load.resultFile(process.execPath, process.version);
 const stamp = () => (fs.existsSync(RESULT_FILE) ? fs.statSync(RESULT_FILE).mtimeMs : null);
 
 module.exports = {
@@ -48,8 +48,8 @@ module.exports = {
     t.ok(/itself \(ms\) \| {2}\| 3\.00 \(2\.00-4\.00\) \| {2}\|/.test(text), text);
     t.ok(text.indexOf('| 5.20 (5.15-5.25) | 5.60 (5.55-5.65) | +0.40 |') > 0, text);
     t.equal(load.quantile([3, 1, 2], 0.5), 2);
-    t.equal(path.basename(load.resultFile(null)), 'load.md');
-    t.equal(path.basename(load.resultFile('v24.21.0')), 'load-node24.md');
+    t.equal(path.basename(load.resultFile(process.execPath, process.version)), 'load.md');
+    t.equal(path.basename(load.resultFile('/elsewhere/bin/node', 'v24.21.0')), 'load-node24.md');
     t.done();
   },
 };
