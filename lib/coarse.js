@@ -3,10 +3,13 @@
  *
  * Owns which timeouts are coarse and where they wait until due (timeout-counts.js counts them).  A
  * coarse timer is armed and refresh()ed without a clock read and without moving: the call only
- * notes it in the unsettled list (its _flags carry its place there).  One reading taken after
- * all the noted calls settles the list: at the start of a drain (before any callback of it runs)
- * or at a settle wakeup asked of the driver for TAU ms after the first note.  Settling stamps each
- * timer's start (_idleStart) with that reading, so it is never early; a new timer goes into the
+ * notes it in the unsettled list (its _flags carry its place there; a refresh() of a timer
+ * waiting in a slot is listed as often as it is called, its flags untouched).  One reading taken
+ * after all the noted calls settles the list: at the start of a drain (before any callback of it
+ * runs) or at a settle wakeup asked of the driver for TAU ms after the first note.  Settling
+ * stamps each timer's start (_idleStart) with that reading, so it is never early (a timer listed
+ * twice takes the sequence of its later call) and lets go of any the list still holds after a
+ * clear (a slotted timer refreshed, then cleared, is held that long); a new timer goes into the
  * slot of its expiry rounded up to its granularity (the largest power of two <= delay/16); a timer
  * already in a slot stays there (its slot fires earlier than its new expiry, and it is moved on
  * then: at most once per delay).  When slots are due (a drain), their due timers are handed to
@@ -33,7 +36,7 @@ const clock = require('./clock');
 const { wantDriverBy, uncountRef } = require('./timeout-driver');
 const { settled } = require('./refresh-batch');
 const { CoarseSlots } = require('./coarse-slots');
-const { REFED, COARSE, FORCED, NOTED, SLOTTED, FLAG_BITS } = require('./flags');
+const { REFED, CLEARED, COARSE, FORCED, NOTED, SLOTTED, FLAG_BITS } = require('./flags');
 
 const proc = process;
 const TIMEOUT_MAX = 2 ** 31 - 1;
@@ -62,9 +65,12 @@ let tau = 16;       // ms from the first note to the settle wakeup asked for
 const UNSETTLED = Object.freeze({ unsettled: true });
 
 const slots = new CoarseSlots();
-const unsettled = [];             // the notes, unsettled[0 .. noted): a timer, or null if cleared
+const unsettled = [];             // the notes, unsettled[0 .. noted[0]): a timer, or null
 for (let i = 0; i < UNSETTLED_MAX; i++) unsettled.push(null);   // packed, never holey, never grown
-let noted = 0;
+// noted[0]: how many notes; an Int32Array's element, not a `let`: a refresh() that stores to a
+// module `let` (after its hole check) ran far slower among timers out of the CPU's caches
+// (docs/decisions.md, 2026-11-27)
+const noted = new Int32Array(1);
 let lastReading = clock.now();   // the latest settle reading (a settle wakeup counts from it)
 let seqReading = -1;             // the reading the sequence counts for
 let seq = 0;
@@ -125,7 +131,7 @@ function nextSeq(reading) {
 
 /* note a pending coarse timer (flags `f`) as armed or refreshed now: no clock, no move */
 function note(timer, f) {
-  let n = noted;
+  let n = noted[0];
   if ((f & NOTED) !== 0 && (f >>> FLAG_BITS) === n - 1) return;   // the latest note already
   if (n === UNSETTLED_MAX) {
     settle(clock.now());
@@ -133,8 +139,23 @@ function note(timer, f) {
     f = timer._flags | COARSE;
   }
   unsettled[n] = timer;
-  noted = n + 1;
+  noted[0] = n + 1;
   timer._flags = (f & LOW) | NOTED | (n << FLAG_BITS);
+  if (n === 0) wantDriverBy(lastReading + tau);
+}
+
+/*
+ * note a timer waiting in a slot as refreshed now: the list takes it, its flags are not written
+ * (fewer stores to a timer out of the caches); settle() finds it still slotted and not cleared
+ */
+function noteSlotted(timer) {
+  let n = noted[0];
+  if (n === UNSETTLED_MAX) {
+    settle(clock.now());
+    n = 0;
+  }
+  unsettled[n] = timer;
+  noted[0] = n + 1;
   if (n === 0) wantDriverBy(lastReading + tau);
 }
 
@@ -159,7 +180,7 @@ function armedAt(timer, start, fresh) {
     if ((f & COARSE) !== 0) timer._flags = f & LOW & ~(COARSE | NOTED | SLOTTED);
     return false;
   }
-  if (fresh && noted !== 0) settle(start);
+  if (fresh && noted[0] !== 0) settle(start);
   const delay = Math.trunc(timer._idleTimeout);
   timer._idleStart = start;
   timer._flags = (f & LOW & ~NOTED) | COARSE | SLOTTED | (nextSeq(start) << FLAG_BITS);
@@ -174,7 +195,7 @@ function refreshed(timer) {
   const f = timer._flags;
   // the common case first: in a slot (so pending and coarse) and still coarse by the knob
   if ((f & (SLOTTED | FORCED)) === SLOTTED && timer._idleTimeout >= knobMin) {
-    note(timer, f);
+    noteSlotted(timer);
     return true;
   }
   const prev = timer._idlePrev;
@@ -203,11 +224,11 @@ function unlinked(timer) {
   else if (timer._idlePrev === UNSETTLED) timer._idlePrev = null;
   else return false;
   if ((f & NOTED) !== 0) {
-    // its note goes (the last one, as in a set/clear loop) or lets the timer go: a cleared timer
-    // is garbage at once, as an exact one is
+    // its note goes (the last one, as in a set/clear loop) or lets the timer go: a cleared new
+    // timer is garbage at once, as an exact one is
     const at = f >>> FLAG_BITS;
     unsettled[at] = null;
-    if (at === noted - 1) noted = at;
+    if (at === noted[0] - 1) noted[0] = at;
   }
   timer._flags = f & ~(NOTED | SLOTTED);
   return true;
@@ -228,9 +249,9 @@ function mark(timer) {
 /* every noted timer starts at `now`, a reading taken after all their calls */
 function settle(now) {
   lastReading = now;
-  const n = noted;
+  const n = noted[0];
   if (n === 0) return;
-  noted = 0;
+  noted[0] = 0;
   if (now !== seqReading) {
     seqReading = now;
     seq = 0;
@@ -241,7 +262,11 @@ function settle(now) {
     if (timer === null) continue;         // cleared
     unsettled[i] = null;
     const f = timer._flags;
-    if ((f & NOTED) === 0 || (f >>> FLAG_BITS) !== i) continue;   // noted again later
+    if ((f & NOTED) !== 0) {
+      if ((f >>> FLAG_BITS) !== i) continue;   // noted again later
+    } else if ((f & (SLOTTED | CLEARED)) !== SLOTTED) {
+      continue;      // a slotted one's refresh(): cleared since (it keeps SLOTTED), or exact again
+    }
     timer._idleStart = now;
     timer._flags = (f & LOW & ~NOTED) | SLOTTED | (s << FLAG_BITS);
     if (s < MAX_SEQ) s += 1;
@@ -322,7 +347,7 @@ function forEachPending(visit) {
   slots.forEach(function visitSlotted(timer) {
     visit(timer, Math.trunc(timer._idleTimeout));
   });
-  for (let i = 0; i < noted; i++) {
+  for (let i = 0; i < noted[0]; i++) {
     const timer = unsettled[i];
     if (timer === null) continue;
     const f = timer._flags;

@@ -110,6 +110,17 @@ require('timers/promises').setTimeout(250, 'x', { signal: ac.signal }).catch((er
 setTimeout(() => ac.abort(), 120);
 const h = setTimeout(() => log.push(['h', performance.now() - t0 >= 400 - 1]), 400);
 setTimeout(() => h.refresh(), 110);
+// refreshed twice while it waits in its slot, then cleared, in one section: it never fires, and
+// nothing restamps it after the clear
+const k = setTimeout(() => log.push('k must not fire'), 200);
+setTimeout(() => {
+  k.refresh();
+  k.refresh();
+  clearTimeout(k);
+  const start = k._idleStart;
+  log.push(['k', k._destroyed, k.hasRef()]);
+  setTimeout(() => log.push(['k start kept', k._idleStart === start]), 50);
+}, 110);
 setTimeout(() => console.log(JSON.stringify(log)), 1100);
 `;
 
