@@ -19,7 +19,10 @@
  * (performance.nodeTiming.uvMetricsInfo.loopCount, Node 20.18+ and 22.8+), which counts a
  * turn however it was woken, so it counts a native timers' list check and a qtimers slot's
  * alike; beside it the process's voluntary context switches (getrusage: each sleep of the
- * loop is one, and so is each of a helper thread's), the only count on Node 18.
+ * loop is one, and so is each of a helper thread's), the only count on Node 18.  Each wakeups
+ * window starts right after a full collection (run.js gives every build --expose-gc): a major
+ * collection's incremental marking turns the loop once per step (thousands of turns a second
+ * with no timer due), and one begun by chance in a window would be counted as wakeups.
  * The random sequences are seeded: every build touches the same timers in the same order.
  * It must never read a clock per timer call in the measured loops of refresh and setclear
  * (a batch reads it once), nor make a timer of its own there but the workload's.
@@ -40,6 +43,11 @@ function xorshift(seed) {
 
 function nowMs() {
   return Number(process.hrtime.bigint()) / 1e6;
+}
+
+/* a full collection now, where the process was started with --expose-gc */
+function collect() {
+  if (typeof global.gc === 'function') global.gc();
 }
 
 /* the loop's turns (null where libuv's metrics are not exposed) and voluntary context switches */
@@ -132,10 +140,13 @@ function wakeups(size, done) {
     ticks += 1;
     for (let i = 0; i < size.refreshesPerTick; i++) timers[random(size.timers)].refresh();
     const now = nowMs();
-    if (busy === null && now - started >= size.warmupMs) busy = open(now);
-    else if (busy !== null && busy.closed === undefined && now - busy.at >= size.busyMs) {
+    if (busy === null && now - started >= size.warmupMs) {
+      collect();
+      busy = open(nowMs());
+    } else if (busy !== null && busy.closed === undefined && now - busy.at >= size.busyMs) {
       busy.closed = close(busy, now);
       clearInterval(driver);
+      collect();
       const idle = open(nowMs());
       setTimeout(function endIdle() {
         const idleResult = close(idle, nowMs());

@@ -77,8 +77,12 @@ module.exports = {
     t.equal(coarse.buildCommand('coarse', 'refresh', opts).env.QTIMERS_COARSE, '1');
     const exact = coarse.buildCommand('exact', 'refresh', opts);
     t.equal(exact.env.QTIMERS_COARSE, undefined);
-    t.deepEqual(exact.args.slice(0, 2), ['-r', opts.qtimers]);
+    t.deepEqual(exact.args.slice(0, 3), ['--expose-gc', '-r', opts.qtimers]);
     t.equal(coarse.buildCommand('native', 'refresh', opts).args.includes('-r'), false);
+    // every build may collect before a wakeups window (scenarios.js), so none starts in a collection
+    for (const build of ['native', 'exact', 'coarse', 'bound']) {
+      t.equal(coarse.buildCommand(build, 'wakeups', opts).args[0], '--expose-gc', build);
+    }
     // what the children said of themselves (run.js refuses a coarse child with coarse mode off)
     const coarseChild = coarse.runChild('coarse', 'refresh', opts);
     t.ok(!coarseChild.error, coarseChild.error);
