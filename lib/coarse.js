@@ -129,18 +129,24 @@ function nextSeq(reading) {
 
 // ---------------------------------------------------------------- arm, refresh, clear
 
-/* note a pending coarse timer (flags `f`) as armed or refreshed now: no clock, no move */
-function note(timer, f) {
+/* the unsettled list takes `timer` (settled first if full, by a reading after its calls): its place */
+function listed(timer) {
   let n = noted[0];
-  if ((f & NOTED) !== 0 && (f >>> FLAG_BITS) === n - 1) return;   // the latest note already
   if (n === UNSETTLED_MAX) {
     settle(clock.now());
     n = 0;
-    f = timer._flags | COARSE;
   }
   unsettled[n] = timer;
   noted[0] = n + 1;
-  timer._flags = (f & LOW) | NOTED | (n << FLAG_BITS);
+  return n;
+}
+
+/* note a pending coarse timer (flags `f`) as armed or refreshed now: no clock, no move */
+function note(timer, f) {
+  if ((f & NOTED) !== 0 && (f >>> FLAG_BITS) === noted[0] - 1) return;   // the latest note already
+  const n = listed(timer);
+  // its flags read again: a settle of the full list may have changed them
+  timer._flags = ((timer._flags | COARSE) & LOW) | NOTED | (n << FLAG_BITS);
   if (n === 0) wantDriverBy(lastReading + tau);
 }
 
@@ -149,14 +155,7 @@ function note(timer, f) {
  * (fewer stores to a timer out of the caches); settle() finds it still slotted and not cleared
  */
 function noteSlotted(timer) {
-  let n = noted[0];
-  if (n === UNSETTLED_MAX) {
-    settle(clock.now());
-    n = 0;
-  }
-  unsettled[n] = timer;
-  noted[0] = n + 1;
-  if (n === 0) wantDriverBy(lastReading + tau);
+  if (listed(timer) === 0) wantDriverBy(lastReading + tau);
 }
 
 /* a new timeout (flags and delay set): true if coarse, then pending and noted */

@@ -106,7 +106,7 @@ function buildCommand(build, scenario, opts) {
   delete env.QTIMERS_COARSE_FROM;
   if (build === 'coarse') env.QTIMERS_COARSE = '1';
   // --expose-gc: the wakeups windows start after a full collection (scenarios.js), in every build
-  const args = build === 'native' ? ['--expose-gc'] : ['--expose-gc', '-r', build === 'bound' ? FREE : opts.qtimers];
+  const args = ['--expose-gc'].concat(build === 'native' ? [] : ['-r', build === 'bound' ? FREE : opts.qtimers]);
   return { args: args.concat(CHILD, scenario, opts.size), env };
 }
 
@@ -290,8 +290,8 @@ const NOTES = 'Each build ran in fresh processes, one at a time, in the order na
   'event loop per second (libuv\'s own count, performance.nodeTiming.uvMetricsInfo.loopCount; voluntary context ' +
   'switches where Node has no such count, Node 18), less the refresh driver\'s own ticks (each a turn in every build); ' +
   'the timers\' callbacks do nothing; each window starts right after a full collection (--expose-gc, every build), ' +
-  'so a major collection\'s incremental marking, which turns the loop once per step, does not land in it by chance.  Lateness: measured by the benchmark from a clock read just before the call that ' +
-  'armed or refreshed each timer, lateness and "early" alike (lateness never understated, earliness never ' +
+  'so a major collection\'s incremental marking, which turns the loop once per step, does not land in it by chance.  ' +
+  'Lateness: measured by the benchmark from a clock read just before the call that armed or refreshed each timer, lateness and "early" alike (lateness never understated, earliness never ' +
   'overstated); a build that stamps a timer with its turn\'s start, as Node does, shows as early by the time its turn ' +
   'had run before the call.';
 

@@ -140,14 +140,11 @@ function wakeups(size, done) {
     ticks += 1;
     for (let i = 0; i < size.refreshesPerTick; i++) timers[random(size.timers)].refresh();
     const now = nowMs();
-    if (busy === null && now - started >= size.warmupMs) {
-      collect();
-      busy = open(nowMs());
-    } else if (busy !== null && busy.closed === undefined && now - busy.at >= size.busyMs) {
+    if (busy === null && now - started >= size.warmupMs) busy = open();
+    else if (busy !== null && busy.closed === undefined && now - busy.at >= size.busyMs) {
       busy.closed = close(busy, now);
       clearInterval(driver);
-      collect();
-      const idle = open(nowMs());
+      const idle = open();
       setTimeout(function endIdle() {
         const idleResult = close(idle, nowMs());
         for (const timer of timers) clearTimeout(timer);
@@ -156,8 +153,10 @@ function wakeups(size, done) {
     }
   }, size.driverMs);
 
-  function open(at) {
-    return { at, counts: loopCounts(), cpu0: process.cpuUsage(), ticks, fired };
+  /* a window opens right after a full collection (see the header) */
+  function open() {
+    collect();
+    return { at: nowMs(), counts: loopCounts(), cpu0: process.cpuUsage(), ticks, fired };
   }
   function close(phase, at) {
     const seconds = (at - phase.at) / 1000;
