@@ -3,7 +3,8 @@
  *   - never early: a timer armed after synchronous work, from every place a program arms one
  *     (main script, nextTick, promise job, timeout/immediate/I/O callback, refresh(),
  *     setInterval, timers/promises, scheduler.wait) fires no sooner than its delay after the
- *     arming call, give or take Node's 1 ms granularity; and not later than native does
+ *     arming call, give or take Node's 1 ms granularity (an interval's next period: 2 ms, see
+ *     READ_BEFORE_CALLBACK_MS); and not later than native does
  *   - each delay, junk ones too (NaN, negative, Infinity, above 2^31-1, strings, objects), takes
  *     as long as natively, with the same warnings: 60 timers of each, the 10th percentile or
  *     the median within 0.5 ms of native's (see TIGHT)
@@ -25,6 +26,16 @@ const path = require('path');
 const child = require('../helpers/child');
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'timing');
+
+// "Not early" is measured from a moment the program sees before the arming call, except for an
+// interval's next period: it counts from a clock reading Node (or qtimers) takes before the
+// callback's first line, which is the earliest the program can read the time.  Whatever runs
+// between the two (the callback's first-call compile, a preemption on a loaded machine) shortens
+// the period the program measures, natively too.
+// So that place alone is allowed 1 ms more: a period counted from a reading taken earlier than
+// its callback's start still fails once that reading is more than 2 ms early.
+const READ_BEFORE_CALLBACK_MS = 1;
+const PERIOD_PLACE = 'interval period after work';
 
 // name -> [fixture, args]; every one runs natively and with qtimers
 const PROGRAMS = {
@@ -192,7 +203,8 @@ module.exports = {
         const { delay, elapsed } = resultOf(t, run, impl);
         t.equal(Object.keys(elapsed).length, 11, `${impl}: every place measured`);
         for (const place of Object.keys(elapsed)) {
-          t.ok(elapsed[place] >= delay - 1, `${impl}, ${place}: fired ${elapsed[place].toFixed(2)} ms after a ${delay} ms arming`);
+          const allowed = delay - 1 - (place === PERIOD_PLACE ? READ_BEFORE_CALLBACK_MS : 0);
+          t.ok(elapsed[place] >= allowed, `${impl}, ${place}: fired ${elapsed[place].toFixed(2)} ms after a ${delay} ms arming`);
         }
       }
     }
