@@ -379,6 +379,9 @@ function frameToDrive(ctx) {
  */
 function ticksInTurn(runTicks) {
   const frame = runningFrame;
+  // nothing trusted (no turn in a frame): nothing to take away, or to put back after them, since
+  // whatever the ticks enter they leave (callIn), and what they leave untrusted stays so
+  if (frame === UNKNOWN_FRAME) return runTicks();
   runningFrame = UNKNOWN_FRAME;
   const ran = runTicks();
   runningFrame = frame;           // not after a throw: it stays untrusted until leaveTurn()

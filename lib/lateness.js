@@ -4,11 +4,13 @@
  *
  * Owns the buckets and the maths between a lateness and its bucket: bucket i < EXACT_BUCKETS holds
  * exactly i ms; above, each power of two is cut into SUB_BUCKETS, so a bucket is at most 1/8 of
- * its values wide (up to 2^31 ms: 240 buckets).  Also the sum and the largest of the values filed.
+ * its values wide (up to 2^31 ms: 240 buckets).  Also the sum and the largest of the values past
+ * the exact buckets (`wide`): an exact bucket's values are all its own number of ms, so read()
+ * adds their sum and largest from the counts, and filing the common lateness (a few ms) is one
+ * element's increment.
  * One histogram for exact timeouts, which timeouts.js's drain files each callback into inline,
  * against the arrays exported here (others, newHistogram(), are filed with file()):
- *   histogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
- *   total[0] += late;  if (late > largest[0]) largest[0] = late;
+ *   if (late < EXACT_BUCKETS) histogram[late] += 1; else fileWide(timeouts, late);
  * Counts live in Float64Arrays, not variables: a variable past 2^30 would turn from a small
  * integer into a boxed double, allocated anew at every increment; an array element is a double
  * in place from the start, exact to 2^53.
@@ -21,14 +23,14 @@ const SUB_BITS = 3;
 const SUB_BUCKETS = 1 << SUB_BITS;
 const BUCKETS = EXACT_BUCKETS + (31 - 4) * SUB_BUCKETS + SUB_BUCKETS;
 
-/* a histogram of its own: the buckets, the sum of the values filed (ms) and the largest */
+/* a histogram of its own: the buckets, and the sum and the largest of the wide values (ms) */
 function newHistogram() {
   return { buckets: new Float64Array(BUCKETS), total: new Float64Array(1), largest: new Float64Array(1) };
 }
 
 // exact timeouts' histogram, whose arrays timeouts.js's drain files into inline
 const timeouts = newHistogram();
-const { buckets: histogram, total, largest } = timeouts;
+const histogram = timeouts.buckets;
 
 /* the bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
 function latenessBucket(ms) {
@@ -51,21 +53,34 @@ function bucketHigh(i) {
   return bucketLow(i) + 2 ** (exponent - SUB_BITS) - 1;
 }
 
-/* file a lateness of `late` ms into histogram `h` (what the drain does inline for timeouts') */
-function file(h, late) {
-  h.buckets[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
+/* file a lateness of `late` ms, EXACT_BUCKETS or more, into histogram `h` */
+function fileWide(h, late) {
+  h.buckets[latenessBucket(late)] += 1;
   h.total[0] += late;
   if (late > h.largest[0]) h.largest[0] = late;
 }
 
-function sum(total, n) {
-  return total + n;
+/* file a lateness of `late` ms into histogram `h` (what the drain does inline for timeouts') */
+function file(h, late) {
+  if (late < EXACT_BUCKETS) h.buckets[late] += 1;
+  else fileWide(h, late);
 }
 
 /* what was filed into `h` (timeouts' by default) since it was made or reset: how many values,
-   the buckets copied, their sum and maximum */
+   the buckets copied, their sum and maximum (the exact buckets' from their counts) */
 function read(h = timeouts) {
-  return { filed: h.buckets.reduce(sum, 0), buckets: Array.from(h.buckets), sum: h.total[0], max: h.largest[0] };
+  const buckets = Array.from(h.buckets);
+  let filed = 0;
+  let exactSum = 0;
+  let exactMax = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    filed += buckets[i];
+    if (i < EXACT_BUCKETS && buckets[i] > 0) {
+      exactSum += i * buckets[i];
+      exactMax = i;
+    }
+  }
+  return { filed, buckets, sum: h.total[0] + exactSum, max: Math.max(h.largest[0], exactMax) };
 }
 
 function reset(h = timeouts) {
@@ -75,6 +90,6 @@ function reset(h = timeouts) {
 }
 
 module.exports = {
-  histogram, total, largest, EXACT_BUCKETS, BUCKETS,
-  latenessBucket, bucketLow, bucketHigh, newHistogram, file, read, reset,
+  timeouts, histogram, EXACT_BUCKETS, BUCKETS,
+  latenessBucket, bucketLow, bucketHigh, newHistogram, file, fileWide, read, reset,
 };

@@ -80,13 +80,16 @@ class TimeoutList {
     return this.slots === null ? this._idleNext === this : this.size === 0;
   }
 
-  /* the pending timer that started first, or null (a ring's head moves over spent slots) */
+  /* the pending timer that started first, or null (a ring's, out of line: the drain inlines this) */
   first() {
+    if (this.slots !== null) return this._firstSlotted();
+    const head = this._idleNext;
+    return head === this ? null : head;
+  }
+
+  /* a ring's first pending timer, or null: its head moves over spent slots */
+  _firstSlotted() {
     const slots = this.slots;
-    if (slots === null) {
-      const head = this._idleNext;
-      return head === this ? null : head;
-    }
     const mask = this.mask;
     for (let n = this.head; n !== this.tail; n = (n + 1) & SLOT_NUMBERS) {
       const i = n & mask;

@@ -42,12 +42,13 @@ const runTicks = natives.runTicks;
 const contextState = context.state;
 const NONE = context.NONE;
 const ReflectApply = Reflect.apply;
+const { hrtime, msOf } = clock;
 const CLEARED_CALLBACK = natives.clearedCallback;
 const { countRef, uncountRef, wantDriverBy } = driver;
 const { settled } = batch;
 const coarseState = coarse.state;
 const {
-  histogram: latenessHistogram, total: latenessTotal, largest: latenessLargest, EXACT_BUCKETS, latenessBucket,
+  timeouts: exactLateness, histogram: latenessHistogram, EXACT_BUCKETS, fileWide,
 } = lateness;
 
 const settings = {
@@ -235,6 +236,24 @@ function afterTimeout(timer, counted, start) {
   if (counted) uncountRef();
 }
 
+/*
+ * whether an interval whose callback has returned can go straight back into its delay's list,
+ * from `start` (afterTimeout's re-adding, without its layers): not refresh()ed, cleared or
+ * disarmed there, no coarse mode on, and its reference counted exactly while it is referenced,
+ * so that the count stays as it is.  The driver needs no request: the drain's end wants the
+ * first list's expiry (wantFirst), whichever list the interval joined.
+ */
+function relinked(timer, counted, start) {
+  const f = timer._flags;
+  if ((f & (REPEAT | CLEARED)) !== REPEAT || timer._idlePrev !== null || timer._idleTimeout < 0 ||
+      counted !== ((f & REFED) !== 0) || coarseState.active) {
+    return false;
+  }
+  timer._idleStart = start;
+  settled().append(timer, Math.trunc(timer._idleTimeout));   // behind moves its callback made
+  return true;
+}
+
 /* want the driver for the first list's exact expiry (re-keying stale tops on the way) */
 function wantFirst() {
   const store = settled();
@@ -280,7 +299,10 @@ function drainTimeouts(now, started) {
       if (ticksOwed) {
         if (!context.ticksInTurn(runTicks)) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
-        continue;           // the ticks may have cleared, refreshed or added timers: look again
+        // The ticks may have cleared, refreshed or added timers: look again, unless the head is
+        // still the first of the first list, from the same start.  Whatever they added or
+        // refreshed starts at this reading or later, so it is not due by it.
+        if (store.peek() !== list || list.first() !== head || head._idleStart !== list.start) continue;
       }
       store.unlink(head);
       const f = head._flags;
@@ -293,7 +315,7 @@ function drainTimeouts(now, started) {
       }
       // As Node: an interval's next period counts from the start of its callback (also for a
       // timeout whose callback makes it an interval by setting _repeat, afterTimeout).
-      if (f & REPEAT) repeatStart = startNow();
+      if (f & REPEAT) repeatStart = settings.exactStart ? msOf(hrtime()) : clock.sectionNow();
       // how late it starts (its list is still keyed by its expiry): by the drain's reading for
       // its first callback, an interval's own, else, once stats() was asked, its own reading,
       // until then the drain's
@@ -302,9 +324,8 @@ function drainTimeouts(now, started) {
         fileCoarse(stamp, head);   // apart, from its own expiry (its list's key is not)
       } else {
         const late = stamp - list.expiry;
-        latenessHistogram[late < EXACT_BUCKETS ? late : latenessBucket(late)] += 1;
-        latenessTotal[0] += late;
-        if (late > latenessLargest[0]) latenessLargest[0] = late;
+        if (late < EXACT_BUCKETS) latenessHistogram[late] += 1;
+        else fileWide(exactLateness, late);
       }
       // As with immediates, its reference is released after its callback (by afterTimeout).
       runningTimeout = head;      // cleaned up by the finally if its callback throws
@@ -314,7 +335,7 @@ function drainTimeouts(now, started) {
       else if (contextState.mode === NONE) head._onTimeout();
       else context.callWithoutContext(head._onTimeout, head, undefined);
       runningTimeout = null;
-      afterTimeout(head, runningCounted, repeatStart);
+      if (!relinked(head, runningCounted, repeatStart)) afterTimeout(head, runningCounted, repeatStart);
       clock.callbackRan();
       ticksOwed = true;
     }

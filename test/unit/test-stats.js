@@ -326,6 +326,25 @@ module.exports = {
     t.done();
   },
 
+  'the lateness histogram: read() gives the count, sum and largest of what was filed, exact and wide values mixed': function(t) {
+    const { newHistogram, file, read, reset } = require('../../lib/lateness');
+    const h = newHistogram();
+    t.deepEqual([read(h).filed, read(h).sum, read(h).max], [0, 0, 0]);
+    const cases = [[3, 0, 0, 1, 15], [7, 7, 2], [16, 3], [0, 250, 15, 100000], [2 ** 31 + 5, 1]];
+    let all = [];
+    for (const values of cases) {
+      for (const ms of values) file(h, ms);
+      all = all.concat(values);
+      const got = read(h);
+      const want = [all.length, all.reduce((a, b) => a + b, 0), Math.max(...all)];
+      t.deepEqual([got.filed, got.sum, got.max], want, `after ${JSON.stringify(all)}`);
+      t.equal(got.buckets.reduce((a, b) => a + b, 0), all.length);
+    }
+    reset(h);
+    t.deepEqual([read(h).filed, read(h).sum, read(h).max], [0, 0, 0]);
+    t.done();
+  },
+
   'pending() lists kind, delay, due, ref and callback, sorted by due time; refedOnly': function(t) {
     const res = runJson(`
       const qt = require(ROOT + '/lib/standalone');
