@@ -9,17 +9,21 @@
  * clearTimeout(id) on either side can only cancel the timer it names.  Ids are made on demand:
  * most timers never need one, so only a timer converted to a number carries it (a property
  * added then) rather than a field every timer would carry.
- * Node's rules, which these follow: the first `+t` registers the timer under its id; firing for
- * good or being cleared unregisters it, and it is never registered again (clearTimeout(id) does
- * nothing from then on); a fired timer revived by refresh() answers a new id (Node gives a
- * revived timer a new async id), also unregistered.  (Node 18 never unregisters a fired one, and
- * so leaks every timer converted to a number; qtimers keeps to what Node 20 and later do.)
- * It must never keep a handle reachable after it was cleared or fired for good.
+ * Node's rules (knownTimersById), which these follow: the first `+t` registers the timer under
+ * the id it answers, even a timer that has fired (clearTimeout(id) then clears it, and a later
+ * refresh() does not revive it); a fired timer revived by refresh() answers a new id (Node gives
+ * it a new async id), never registered, while the id registered before stays so; firing for good
+ * unregisters the id it answers (so a revived timer's first id stays registered, as Node's), and
+ * a clear unregisters it whatever it answers (clearTimeout(id) of a cleared timer changes
+ * nothing, so Node's stale entry is not kept).  (Node 18 never unregisters a fired one, and so
+ * leaks every timer converted to a number; qtimers keeps to what Node 20 and later do.)
+ * It must never keep a handle reachable that Node's knownTimersById would not hold, nor after
+ * it was cleared.
  */
 'use strict';
 
 const { AsyncResource } = require('./builtins').asyncHooks;
-const { CLEARED, DESTROYED, PRIMITIVE } = require('./flags');
+const { CLEARED, PRIMITIVE } = require('./flags');
 
 // The timers that can be cleared by their id.  A Map keyed by number, not a dictionary object:
 // a set/delete pair costs a fraction, and `+t` on every timer is a pattern.
@@ -27,8 +31,10 @@ const timersById = new Map();
 
 // A timer's id, once it has one, is a property of its own: a Map or WeakMap from timer to id
 // costs several times more (an identity hash, an ephemeron), and only timers converted to a
-// number carry it.  A negative value is the id drawn after a revival, never registered.
+// number carry it: ID is the id it answers, REGISTERED the one it is registered under while its
+// PRIMITIVE flag is set (the same, until a revival draws a new ID).
 const ID = Symbol('qtimers.id');
+const REGISTERED = Symbol('qtimers.registeredId');
 
 const ID_OPTIONS = { requireManualDestroy: true };
 
@@ -40,30 +46,28 @@ function newId(timer, type = 'Timeout') {
 
 /* the timer's id, made now if it has none */
 function idFor(timer) {
-  const f = timer._flags;
   let id = timer[ID];
-  if (id === undefined) {
-    // the first `+t`: registered while it can still be cleared
-    id = newId(timer);
-    timer[ID] = id;
-    if (!(f & (CLEARED | DESTROYED))) {
-      timer._flags = f | PRIMITIVE;
-      timersById.set(id, timer);
-    }
-    return id;
-  }
-  if (id < 0) return -id;
-  if (f & (PRIMITIVE | CLEARED | DESTROYED)) return id;
-  // it left the map and is alive again (refresh() after it fired): a new id, never registered
+  if (id !== undefined) return id;
+  // the first `+t`: registered, unless cleared (clearing it again by its id would change nothing)
   id = newId(timer);
-  timer[ID] = -id;
+  timer[ID] = id;
+  const f = timer._flags;
+  if (!(f & CLEARED)) {
+    timer[REGISTERED] = id;
+    timer._flags = f | PRIMITIVE;
+    timersById.set(id, timer);
+  }
   return id;
+}
+
+/* a fired timer is alive again (refresh()): one that had an id answers a new one from now on */
+function revived(timer) {
+  if (timer[ID] !== undefined) timer[ID] = newId(timer);
 }
 
 /* the id a handle was given (by `+t`, or asyncIdOf), or undefined: nothing is made */
 function knownId(handle) {
-  const id = handle[ID];
-  return id === undefined || id > 0 ? id : -id;
+  return handle[ID];
 }
 
 /*
@@ -91,11 +95,16 @@ function timerWithId(id) {
   return timersById.get(id);
 }
 
-/* the timer can no longer be cleared by id (it fired for good or was cleared): let the map forget it */
+/* the timer was cleared: the map lets it go */
 function forget(timer) {
   if (!(timer._flags & PRIMITIVE)) return;
-  timersById.delete(timer[ID]);
+  timersById.delete(timer[REGISTERED]);
   timer._flags &= ~PRIMITIVE;
 }
 
-module.exports = { idFor, knownId, asyncIdOf, timerWithId, forget };
+/* the timer fired for good: the id it answers is let go, not one registered before a revival */
+function fired(timer) {
+  if ((timer._flags & PRIMITIVE) && timer[REGISTERED] === timer[ID]) forget(timer);
+}
+
+module.exports = { idFor, revived, knownId, asyncIdOf, timerWithId, forget, fired };

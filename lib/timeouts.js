@@ -147,6 +147,7 @@ function reviveTimeout(timer, start) {
       timer._asyncContext = context.timerResource('Timeout', timer);
       timer._flags |= CONTEXT | EXTRA;
     }
+    ids.revived(timer);
   }
   addTimeoutAt(timer, start, true);
   if (onAdd !== null) onAdd(timer);
@@ -230,7 +231,7 @@ function afterTimeout(timer, counted, start) {
     } else {
       timer._flags = f | DESTROYED;
       if (f & CONTEXT) releaseContext(timer);
-      if (f & PRIMITIVE) ids.forget(timer);   // as Node: a fired timeout's id is let go
+      if (f & PRIMITIVE) ids.fired(timer);   // as Node: a fired timeout's id is let go
     }
   }
   if (counted) uncountRef();

@@ -60,6 +60,33 @@ module.exports = {
     t.done();
   },
 
+  'a timer first converted to a number after it fired is registered: clearTimeout(id) clears it, refresh() then revives nothing': function(t) {
+    const result = compare(t, 'after firing', `
+      const out = { fires: { a: 0, b: 0, c: 0 } };
+      const a = setTimeout(() => { out.fires.a++; }, 1);
+      const b = setTimeout(() => { out.fires.b++; }, 1);
+      const c = setTimeout(() => { out.fires.c++; }, 1);
+      setTimeout(() => {
+        clearTimeout(+a);                     // first +a after it fired: registered, so cleared
+        out.aCallback = typeof a._onTimeout;
+        a.refresh();                          // cleared: stays so
+        const idB = +b;                       // first +b after it fired: registered under idB
+        b.refresh();                          // revived: a new id from now on
+        out.bNewId = +b !== idB;
+        clearTimeout(+b);                     // the new id is not registered: b stays pending
+        out.bPending = b.hasRef() && b._idleTimeout === 1;
+        setTimeout(() => {
+          clearTimeout(idB);                  // the id registered before the revival still clears it
+          b.refresh();
+          c.refresh();                        // never converted: revived, fires again
+          setTimeout(() => { console.log(JSON.stringify(out)); }, 20);
+        }, 10);
+      }, 10);
+    `);
+    t.deepEqual(result.fires, { a: 1, b: 2, c: 2 });
+    t.done();
+  },
+
   'a native timer made before install and a qtimers timer never share an id, either way': function(t) {
     // natively run, so that the early timer is really native; require(ROOT) installs qtimers
     const res = runJson(`
