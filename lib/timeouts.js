@@ -108,6 +108,13 @@ function addTimeout(timer) {
 function cancelTimeout(timer) {
   const f = timer._flags;
   if (f & CLEARED) return;
+  if (f & DESTROYED) {
+    // fired for good: Node's clearTimeout finds it destroyed and takes only its callback (and
+    // keeps its id registered), so a refresh() arms it again, to run nothing when due and keep
+    // the process alive until then, as Node's does
+    timer._onTimeout = CLEARED_CALLBACK;
+    return;
+  }
   if (timer._idlePrev !== null) {
     if (!(f & COARSE) || !coarse.unlinked(timer)) batch.unlink(timer);
     if (f & REFED) uncountRef();
@@ -115,12 +122,10 @@ function cancelTimeout(timer) {
     runningCounted = false;
     uncountRef();
   }
-  if (!(f & DESTROYED)) {
-    // as Node's unenroll(): a timer cleared before it was done has the delay -1, and an
-    // interval's period stays what its _repeat says
-    if (f & REPEAT) setClearedPeriod(timer, timer._idleTimeout);
-    timer._idleTimeout = -1;
-  }
+  // as Node's unenroll(): a timer cleared before it was done has the delay -1, and an interval's
+  // period stays what its _repeat says
+  if (f & REPEAT) setClearedPeriod(timer, timer._idleTimeout);
+  timer._idleTimeout = -1;
   timer._flags = f | DESTROYED | CLEARED;   // as Node, it keeps its ref flag (hasRef())
   timer._onTimeout = CLEARED_CALLBACK;   // as Node's on this version
   if (f & EXTRA) {
@@ -134,7 +139,7 @@ function cancelTimeout(timer) {
 }
 
 /* refresh() of a timeout that is not pending: a fired (or running) one is armed again from
-   `start`, a cleared one stays cleared */
+   `start` (one cleared after it fired too, with no callback left), a cleared one stays cleared */
 function reviveTimeout(timer, start) {
   const f = timer._flags;
   if (f & CLEARED) return;

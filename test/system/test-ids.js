@@ -60,7 +60,7 @@ module.exports = {
     t.done();
   },
 
-  'a timer first converted to a number after it fired is registered: clearTimeout(id) clears it, refresh() then revives nothing': function(t) {
+  'a timer first converted to a number after it fired is registered: clearTimeout(id) clears it, refresh() then runs nothing': function(t) {
     const result = compare(t, 'after firing', `
       const out = { fires: { a: 0, b: 0, c: 0 } };
       const a = setTimeout(() => { out.fires.a++; }, 1);

@@ -305,6 +305,37 @@ module.exports = {
       qt.setTimeout(() => { t.equal(fired, 2); t.done(); }, 20);
     },
 
+    'a timer cleared after it fired and then refreshed runs nothing, and keeps the process alive until it is due, as natively': function(t) {
+      // Node's clearTimeout finds a fired timer destroyed and takes only its callback, so
+      // refresh() arms it again: nothing runs, but the process waits for it
+      const program = `
+        const { performance } = require('perf_hooks');
+        const out = { calls: 0 };
+        const a = setTimeout(() => { out.calls++; }, 40);
+        let refreshedAt = 0;
+        setTimeout(() => {
+          clearTimeout(a);
+          a.refresh();
+          refreshedAt = performance.now();
+          out.hasRef = a.hasRef();
+          out.destroyed = a._destroyed;
+          out.delay = a._idleTimeout;
+          out.callback = typeof a._onTimeout;
+        }, 60);
+        process.on('exit', () => {
+          out.aliveUntilDue = performance.now() - refreshedAt >= 40 - 1;
+          console.log(JSON.stringify(out));
+        });
+      `;
+      const native = child.runJson(program, { qtimers: false });
+      const ours = child.runJson(program, {});
+      t.strictEqual(native.status, 0, native.stderr);
+      t.strictEqual(ours.status, 0, ours.stderr);
+      t.deepEqual(native.json, { calls: 1, hasRef: true, destroyed: false, delay: 40, callback: native.json.callback, aliveUntilDue: true });
+      t.deepEqual(ours.json, native.json);
+      t.done();
+    },
+
     'refresh from its own callback runs it again later, once': function(t) {
       let calls = 0;
       const h = qt.setTimeout(() => { if (++calls === 1) h.refresh(); }, 1);
