@@ -10,15 +10,15 @@
  * most timers never need one, so only a timer converted to a number carries it (a property
  * added then) rather than a field every timer would carry.
  * Node's rules (knownTimersById), which these follow: the first `+t` registers the timer under
- * the id it answers, even a timer that has fired (clearTimeout(id) then clears it, and a later
- * refresh() does not revive it); a fired timer revived by refresh() answers a new id (Node gives
- * it a new async id), never registered, while the id registered before stays so; firing for good
- * unregisters the id it answers (so a revived timer's first id stays registered, as Node's), and
- * a clear unregisters it whatever it answers (clearTimeout(id) of a cleared timer changes
- * nothing, so Node's stale entry is not kept).  (Node 18 never unregisters a fired one, and so
- * leaks every timer converted to a number; qtimers keeps to what Node 20 and later do.)
- * It must never keep a handle reachable that Node's knownTimersById would not hold, nor after
- * it was cleared.
+ * the id it answers, even a timer that has fired (clearTimeout(id) then takes its callback, as
+ * clearTimeout(t) does: timeouts.js); a fired timer revived by refresh() answers a new id (Node
+ * gives it a new async id), never registered, while the id registered before stays so; firing
+ * for good unregisters the id it answers (so a revived timer's first id stays registered, as
+ * Node's), and clearing a pending or running timer unregisters it whatever it answers
+ * (clearTimeout(id) of a cleared timer changes nothing, so Node's stale entry is not kept).
+ * (Node 18 never unregisters a fired one, and so leaks every timer converted to a number;
+ * qtimers keeps to what Node 20 and later do.)
+ * It must never keep a handle reachable that Node's knownTimersById would not hold.
  */
 'use strict';
 
