@@ -89,31 +89,27 @@ class TimeoutStore {
     return list;
   }
 
-  /* take a pending timer out of its list (a ring's, out of line: the drain inlines this) */
+  /* take a pending timer out of its list */
   unlink(timer) {
     const next = timer._idleNext;
     const prev = timer._idlePrev;
     timer._idlePrev = null;
     timer._idleNext = null;
     if (typeof next === 'number') {
-      this._unslot(prev, next);
+      // in a ring: `prev` is the list, `next` the slot
+      prev.remove(next);
+      if (prev.size === 0) {
+        prev.toLinked();
+        this._emptied(prev);
+      } else if (prev.size * SHRINK_BELOW <= prev.mask) {
+        prev.compact();
+      }
       return;
     }
     prev._idleNext = next;
     next._idlePrev = prev;
     // the neighbours are the same object only when it is the list's sentinel, now alone
     if (prev === next) this._emptied(prev);
-  }
-
-  /* a timer left slot `slot` of the ring `list` */
-  _unslot(list, slot) {
-    list.remove(slot);
-    if (list.size === 0) {
-      list.toLinked();
-      this._emptied(list);
-    } else if (list.size * SHRINK_BELOW <= list.mask) {
-      list.compact();
-    }
   }
 
   /* a list lost its last timer: it stays in the heap, idle */
