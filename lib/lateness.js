@@ -8,9 +8,9 @@
  * the exact buckets (`wide`): an exact bucket's values are all its own number of ms, so read()
  * adds their sum and largest from the counts, and filing the common lateness (a few ms) is one
  * element's increment.
- * One histogram for exact timeouts, which timeouts.js's drain files each callback into inline,
- * against the arrays exported here (others, newHistogram(), are filed with file()):
- *   if (late < EXACT_BUCKETS) histogram[late] += 1; else fileWide(timeouts, late);
+ * One histogram for exact timeouts (`timeouts`), which timeouts.js's drain files each callback
+ * into inline (others, newHistogram(), are filed with file()):
+ *   if (late < EXACT_BUCKETS) timeouts.buckets[late] += 1; else fileWide(timeouts, late);
  * Counts live in Float64Arrays, not variables: a variable past 2^30 would turn from a small
  * integer into a boxed double, allocated anew at every increment; an array element is a double
  * in place from the start, exact to 2^53.
@@ -30,7 +30,6 @@ function newHistogram() {
 
 // exact timeouts' histogram, whose arrays timeouts.js's drain files into inline
 const timeouts = newHistogram();
-const histogram = timeouts.buckets;
 
 /* the bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */
 function latenessBucket(ms) {
@@ -90,6 +89,6 @@ function reset(h = timeouts) {
 }
 
 module.exports = {
-  timeouts, histogram, EXACT_BUCKETS, BUCKETS,
+  timeouts, EXACT_BUCKETS, BUCKETS,
   latenessBucket, bucketLow, bucketHigh, newHistogram, file, fileWide, read, reset,
 };

@@ -47,9 +47,8 @@ const CLEARED_CALLBACK = natives.clearedCallback;
 const { countRef, uncountRef, wantDriverBy } = driver;
 const { settled } = batch;
 const coarseState = coarse.state;
-const {
-  timeouts: exactLateness, histogram: latenessHistogram, EXACT_BUCKETS, fileWide,
-} = lateness;
+const { timeouts: exactLateness, EXACT_BUCKETS, fileWide } = lateness;
+const latenessHistogram = exactLateness.buckets;
 
 const settings = {
   // setTimeout.exactStart: stamp every timer with the time of its call, as Node does (false:
