@@ -1,28 +1,32 @@
 /*
- * immediates: qtimers' setImmediate queue, run from one native setImmediate.
+ * immediates: qtimers' setImmediate queue, run from a few native setImmediates (drivers).
  *
  * Owns the pending immediates (an ImmediateQueue), their lifecycle (pending, running,
- * destroyed) and reference count, the native driver that drains them, and the knobs of a drain
- * (setImmediate.maxTickDepth and maxTurnMs).  The driver is queued when the first immediate is
- * added and referenced exactly when a referenced immediate is pending (settled at the end of
- * the section, section.js), so with only unref'd immediates left the process exits as Node's
- * would.  Between two callbacks the drain runs the nextTick and microtask queues
- * (natives.runTicks; a Node without them gets one callback per driver turn); a callback that
- * throws leaves the drain with the exception propagating, as a native one, and the `finally`
- * queues a driver for whatever is left: nothing is lost or run twice.  What is counted of
- * them for stats.js is filed inline, in immediate-counts.js's tally.
- * The first immediate queued when nothing is pending rides its driver as the driver's argument
- * (a carrier) instead of waiting in the queue:
+ * destroyed) and reference count, the native drivers that drain them, and the knobs of a drain
+ * (setImmediate.maxTickDepth and maxTurnMs).  The drivers are referenced exactly when a
+ * referenced immediate is pending (settled at the end of the section, section.js), so with only
+ * unref'd immediates left the process exits as Node's would.  Between two callbacks the drain
+ * runs the nextTick and microtask queues (natives.runTicks; a Node without them gets one
+ * callback per driver turn); a callback that throws leaves the drain with the exception
+ * propagating, as a native one, and the `finally` hands whatever is left to the next driver:
+ * nothing is lost or run twice.  What is counted for stats.js is filed in immediate-counts.js.
+ * Each immediate runs where Node would have put it among native immediates: the first queued
+ * when nothing is pending rides a driver of its own as its argument (a carrier); the next join
+ * the newest main driver's block while that driver is still the last of Node's list
+ * (node-immediates.js), else start a block with a driver of their own (immediate-blocks.js):
  *
- *     setImmediate(A)          native setImmediate(runImmediates, A) -> Node's list -> D
- *     setImmediate(B)          queue: [B]          (A is not in it; D's turn runs A, then B)
+ *     setImmediate(A)          native setImmediate(runImmediates, A)   Node's list: C
+ *     setImmediate(B)          queue: [B], driver D1 owns 1             Node's list: C D1
+ *     (native) setImmediate(M)                                          Node's list: C D1 M
+ *     setImmediate(E)          queue: [B E], driver D2 owns 1           Node's list: C D1 M D2
  *
- * Nothing here points at A or D while they carry (the carried callback is kept for listings; a
- * clear or unref of A finds D through A._carrier): a second old object pointing at a young one
- * wakes V8's helper thread (docs/decisions.md, "an immediate queued while none is pending rides
- * its own native setImmediate").  Inside a drain, an immediate queued while the turn may still
- * run it joins the turn (the young turn, immediate-turn.js); once a turn ran out of time on
- * long callbacks (`joinless`), what they queue is carried instead when nothing else is pending.
+ * A turn runs its own entries and those of the drivers right after it in Node's list (C's runs
+ * A, then B; D1 is cleared); inside a drain an immediate queued while the turn may still run it
+ * joins the turn (the young turn, immediate-turn.js) when no other block is pending.  Nothing
+ * here points at a carried immediate or its carrier (the carried callback is kept for listings;
+ * a clear or unref finds the carrier through `_carrier`): a second old object pointing at a
+ * young one wakes V8's helper thread (docs/decisions.md, "an immediate queued while none is
+ * pending rides its own native setImmediate").
  * It must never call user code except in runImmediates, never allocate per callback there, and
  * never use the globals (they may be qtimers itself, or gone).
  */
@@ -36,6 +40,8 @@ const clock = require('./clock');
 const section = require('./section');
 const context = require('./context');
 const ImmediateQueue = require('./immediate-queue');
+const ImmediateBlocks = require('./immediate-blocks');
+const { stillLast } = require('./node-immediates');
 const { RAN, THREW, DRAINS, tally } = require('./immediate-counts');
 const { turnStarted, turnRanOut, turnIsOver } = require('./immediate-turn');
 const { calledInContext, releaseContext } = require('./callback-context');
@@ -43,6 +49,7 @@ const { REFED, DESTROYED, CLEARED, EXTRA, CONTEXT } = require('./flags');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
 const nativeSetImmediate = natives.setImmediate;
+const nativeClearImmediate = natives.clearImmediate;
 const runTicks = natives.runTicks;
 const needsEnd = section.needsEnd;
 const contextState = context.state;
@@ -64,22 +71,22 @@ const settings = {
 };
 
 const queue = new ImmediateQueue();
+const blocks = new ImmediateBlocks();   // which pending main driver runs which queue entries
 let refedCount = 0;               // pending immediates with REFED (and a running one, see below)
 // 1 while a referenced immediate's callback runs: it is still in refedCount (released after its
 // callback), which Node would no longer count: Node uncounts an immediate before running it
 let runningRefed = 0;
-let driver = null;                // the native Immediate queued to drain the queue, if known here
-let driverRefed = false;          // ... or the carrier: is it referenced
-let driverContext = null;         // the context `driver` was made in (queueDriver), or null
+let driverRefed = false;          // are the pending drivers (the carrier among them) referenced
 let drainRunning = false;
 // A carrier is queued: a native Immediate whose argument is the first immediate to run (see the
-// header); it drains the queue after it.  Kept here: its callback, for forEachPending, and,
-// once a clear or unref needed the carrier (then also `driver`), the carried immediate.
+// header); its turn runs that one first.  Kept here: its callback, for forEachPending, and, once a
+// clear or unref needed the carrier, the carrier and the carried immediate.
 let carrierQueued = false;
 let carriedCallback = null;
 let carried = null;
-// During a drain: how many entries at the front of the queue were there when it started
-// (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
+let carrier = null;
+// During a drain: how many of the turn's own entries at the front of the queue it has still to
+// run (maxTickDepth <= 0 runs those before counting new ones).  Read by cancelImmediate.
 let preQueued = 0;
 // stats.js's hook for an immediate made, while it tracks origins
 let onAdd = null;
@@ -94,13 +101,23 @@ function uncountRef() {
   if (--refedCount === 0) needsEnd();
 }
 
-/* at the end of a section: the driver is referenced exactly when a referenced immediate is pending */
+function refDriver(d) {
+  d.ref();
+}
+
+function unrefDriver(d) {
+  d.unref();
+}
+
+/* at the end of a section: the drivers are referenced exactly when a referenced immediate is pending */
 function syncDriver() {
-  if (driver === null) return;
+  if (blocks.length === 0 && carrier === null) return;
   const want = refedCount > 0;
   if (want !== driverRefed) {
     driverRefed = want;
-    if (want) driver.ref(); else driver.unref();
+    const set = want ? refDriver : unrefDriver;
+    if (carrier !== null) set(carrier);
+    blocks.forEachDriver(set);
   }
 }
 
@@ -115,19 +132,18 @@ function queueMainDriver() {
   return nativeSetImmediate(runImmediates, undefined);
 }
 
-// made outside any user's async context (see context.asDriver), or in the frame of the newest
-// immediate (context.asDriverIn), which the turn then starts in
-function queueDriver() {
+/*
+ * a driver for the newest `count` entries of the queue, made outside any user's async context
+ * (see context.asDriver), or in the frame of the newest immediate (context.asDriverIn), which
+ * its turn then starts in; referenced as the pending drivers are (syncDriver settles them all)
+ */
+function queueDriver(count) {
   const newest = queue.last();
-  driverContext = newest !== undefined && (newest._flags & CONTEXT) ? newest._asyncContext : null;
-  driver = driverContext !== null
-    ? context.asDriverIn(driverContext, queueMainDriver)
-    : context.asDriver(queueMainDriver);
-  driverRefed = true;
-  if (refedCount === 0) {
-    driverRefed = false;
-    driver.unref();
-  }
+  const made = newest !== undefined && (newest._flags & CONTEXT) ? newest._asyncContext : null;
+  const d = made !== null ? context.asDriverIn(made, queueMainDriver) : context.asDriver(queueMainDriver);
+  if (blocks.length === 0 && !carrierQueued) driverRefed = refedCount > 0;
+  blocks.push(d, made, count);
+  if (!driverRefed) d.unref();
 }
 
 // ---------------------------------------------------------------- add, cancel, ref
@@ -145,22 +161,44 @@ function carry(imm) {
   driverRefed = true;               // imm is referenced
 }
 
+/*
+ * An immediate runs where Node would have put it in its list: in the running turn if it takes
+ * it (immediate-turn.js); else carried, when nothing is pending; else in the newest driver's
+ * turn, while that driver is still the last of Node's list; else in a driver of its own.  The
+ * first and the last are out of line: the hot paths (a loop, a batch) must stay small enough
+ * for V8 to inline into the program's call sites.
+ */
 function addImmediate(imm) {
   const f = imm._flags;
   if (f & REFED) countRef();
-  if (queue.length === 0 && driver === null && !carrierQueued && (f & REFED) && onAdd === null &&
-      (!drainRunning || turnIsOver())) {
+  if (blocks.length === 0 && !carrierQueued) {
+    if (!drainRunning || turnIsOver()) {
+      addAlone(imm, f);
+      return;
+    }
+    queue.push(imm);
+  } else {
+    queue.push(imm);
+    if (stillLast(blocks.newest)) blocks.grow();
+    else queueDriver(1);
+  }
+  if (onAdd !== null) onAdd(imm);
+}
+
+/* nothing is pending that it could join */
+function addAlone(imm, f) {
+  if (queue.length === 0 && (f & REFED) && onAdd === null) {
     carry(imm);
     return;
   }
   queue.push(imm);
-  if (driver === null && !drainRunning && !carrierQueued) queueDriver();
+  queueDriver(1);
   if (onAdd !== null) onAdd(imm);
 }
 
 /* a clear or unref of the carried immediate may have to unref its carrier: keep both here */
 function keepCarrier(imm) {
-  driver = imm._carrier;
+  carrier = imm._carrier;
   carried = imm;
   imm._carrier = null;
 }
@@ -183,10 +221,13 @@ function cancelImmediate(imm) {
   finishImmediate(imm);
   // Cancelled right after it was made (the set/clear pattern): take the slot back, and those of
   // cancelled entries it was hiding (set A, set B, clear A, clear B), so a synchronous loop of
-  // such pairs holds no memory; but never an entry the running drain counted as pre-queued.
-  if (queue.last() === imm && queue.length > preQueued) {
-    do queue.pop();
-    while (queue.length > preQueued && queue.last()._flags & DESTROYED);
+  // such pairs holds no memory; but never an entry the running drain counted as pre-queued, nor
+  // one of an older block than the newest (the tail is the newest block's while there is one).
+  if (queue.last() === imm) {
+    while (queue.length > preQueued && queue.last()._flags & DESTROYED) {
+      if (blocks.length > 0 && !blocks.shrink()) break;
+      queue.pop();
+    }
   }
 }
 
@@ -223,21 +264,31 @@ function runWithExtras(imm, f) {
 }
 
 function runImmediates(carriedImm) {
-  driver = null;
-  let turnContext = driverContext;
-  driverContext = null;
   const runningSlot = this._argv;   // Node calls the driver as its Immediate's method
   // a driver made at a call in the program's context (context.makeDriver) leaves it first
   if (contextState.programHooks) context.leaveDriverContext();
-  // a carrier's turn: its immediate runs first (nothing was pending when it was queued)
+  // a carrier's turn: its immediate runs first (nothing was pending when it was queued); a main
+  // driver's: the entries its block owns, at the queue's front (Node runs the drivers in order)
   let first = null;
+  let turnContext = null;
+  let own = 0;
   if (carriedImm !== undefined) {
     carrierQueued = false;
     carriedCallback = null;
     carried = null;
+    carrier = null;
     carriedImm._carrier = null;
     first = carriedImm;
     turnContext = carriedImm._flags & CONTEXT ? carriedImm._asyncContext : null;
+  } else if (blocks.isOldest(this)) {
+    turnContext = blocks.oldestContext();
+    own = blocks.shift();
+  }
+  // ... and those of the drivers right after it in Node's list, which are cleared: with nothing
+  // native between, one turn runs them in the same order as several would
+  for (let next = this._idleNext; blocks.isOldest(next); next = this._idleNext) {
+    own += blocks.shift();
+    nativeClearImmediate(next);
   }
   // Node runs the turn in the context its driver was made in (context.asDriverIn)
   if (turnContext !== null) context.enterTurn(turnContext);
@@ -245,18 +296,18 @@ function runImmediates(carriedImm) {
   tally[DRAINS] += 1;
   section.drainStarted();
   // settings.maxTickDepth: `newBudget` is how many callbacks may still run beyond those queued
-  // before the turn
+  // before the turn; newly queued ones only while the turn is younger than maxTurnMs (0: none,
+  // so that each is queued in its place among Node's at once: immediate-turn.js)
   const depth = settings.maxTickDepth;
+  const turnMs = settings.maxTurnMs;
   let newBudget;
   if (depth > 0) {
     preQueued = 0;
     newBudget = depth;
   } else {
-    preQueued = queue.length;
-    newBudget = -depth;
+    preQueued = own;
+    newBudget = turnMs > 0 ? -depth : 0;
   }
-  // ... and newly queued callbacks run only while the turn is younger than maxTurnMs
-  const turnMs = settings.maxTurnMs;
   const turnStart = newBudget > 0 && turnMs !== Infinity ? clock.preciseNow() : 0;
   turnStarted(newBudget, turnMs, turnStart);
   let ran = 0;                      // callbacks started in this turn
@@ -273,7 +324,8 @@ function runImmediates(carriedImm) {
       // When the queue is empty, the last callback's ticks and promise jobs may still queue
       // more (an `await setImmediate()` loop does): drained now, as Node would drain them
       // right after this driver returns, they get their chance at this turn's budget.
-      if (first === null && preQueued === 0 && (newBudget === 0 || (queue.length === 0 && !ticksOwed))) break;
+      // (the turn's entries are those at the queue's front that no pending block owns)
+      if (first === null && preQueued === 0 && (newBudget === 0 || (queue.length === blocks.owned() && !ticksOwed))) break;
       if (ticksOwed) {
         if (!context.ticksInTurn(runTicks)) break;   // none on this Node: Node drains them when this turn ends; the rest wait
         ticksOwed = false;
@@ -288,8 +340,6 @@ function runImmediates(carriedImm) {
         preQueued -= 1;
         imm = queue.shift();
       } else {
-        // a carrier was queued while this turn ran: all queued after it run after it
-        if (carrierQueued) break;
         // the turn is old: the rest wait for the next one, after timers and I/O
         if (ran > 0 && turnMs !== Infinity) {
           const age = clock.preciseNow() - turnStart;
@@ -340,7 +390,12 @@ function runImmediates(carriedImm) {
     }
     preQueued = 0;
     drainRunning = false;
-    if (queue.length > 0 && driver === null && !carrierQueued) queueDriver();
+    // what this turn leaves (a throw, maxTickDepth's budget) runs before the pending blocks' own
+    const left = queue.length - blocks.owned();
+    if (left > 0) {
+      if (blocks.length > 0) blocks.addToOldest(left);
+      else queueDriver(left);
+    }
     section.drainEnded();
   }
 }
@@ -381,8 +436,9 @@ function snapshot() {
     queued: queue.length + (carriedPending() ? 1 : 0),
     refed: refedCount,
     refedRunning: runningRefed,       // counted in `refed`, but running (Node no longer counts it)
-    driverQueued: driver !== null || carrierQueued,
-    driverRefed,
+    driverQueued: blocks.length > 0 || carrierQueued,
+    // how many native drivers Node counts as referenced
+    driversRefed: driverRefed ? blocks.length + (carrierQueued ? 1 : 0) : 0,
   };
 }
 

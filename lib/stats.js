@@ -57,7 +57,7 @@ function activeHandles() {
     // Node counts a native Immediate while it is referenced (not while it runs): our own record
     // of the drivers' ref state, since a driver's hasRef() answers false to open-handle tools
     nativeTimeouts: t.driverActive ? 1 : 0,
-    nativeImmediates: i.driverQueued && i.driverRefed ? 1 : 0,
+    nativeImmediates: i.driversRefed,
     refedTimeouts: t.refed,
     refedImmediates: i.refed - i.refedRunning,
   };

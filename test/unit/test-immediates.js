@@ -15,16 +15,33 @@ const ONE_PER_TURN = path.join(__dirname, '..', 'fixtures', 'immediates', 'one-p
 
 const nativeSetImmediate = require('timers').setImmediate;
 
-/* an immediate queued by an immediate waits for the next turn, after a native one queued then */
+/*
+ * Runs program(q, n, log, done) twice, first with q = Node's setImmediate (the control), then
+ * with q = qtimers'; n is always Node's.  callback(nativeLog, qtimersLog) once both finished.
+ */
+function bothWays(program, callback) {
+  const run = (q, next) => {
+    const log = [];
+    program(q, nativeSetImmediate, log, () => next(log));
+  };
+  run(nativeSetImmediate, (nativeLog) => run(qt.setImmediate, (qLog) => callback(nativeLog, qLog)));
+}
+
+/* an immediate queued by an immediate waits for the next turn, with the native ones queued then */
 function expectNodesRule(t) {
-  const log = [];
-  qt.setImmediate(() => {
-    log.push('a');
-    qt.setImmediate(() => log.push('a-child'));
-    nativeSetImmediate(() => log.push('native'));
+  bothWays((q, n, log, done) => {
+    q(() => {
+      log.push('a');
+      q(() => log.push('a-child'));
+      n(() => log.push('native'));
+    });
+    q(() => log.push('b'));
+    setTimeout(done, 10);
+  }, (nativeLog, qLog) => {
+    t.deepEqual(nativeLog, ['a', 'b', 'a-child', 'native'], 'the control');
+    t.deepEqual(qLog, nativeLog);
+    t.done();
   });
-  qt.setImmediate(() => log.push('b'));
-  qt.setTimeout(() => { t.deepEqual(log, ['a', 'b', 'native', 'a-child']); t.done(); }, 10);
 }
 
 // A program that queues, from callbacks longer than a young turn (so what they queue waits for
@@ -121,6 +138,79 @@ module.exports = {
     t.deepEqual(ours.json, native.json);
     t.done();
   },
+
+  // Each program queues qtimers' and native immediates in turn; under every maxTickDepth the
+  // ones queued outside an immediate's callback, and under 0 (Node's rule) all of them, must run
+  // in the order Node runs the same program with native immediates only.
+  'among native immediates': (() => {
+    const programs = {
+      'a native one queued between two': (q, n, log, done) => {
+        q(() => log.push('A'));
+        n(() => log.push('M'));
+        q(() => log.push('B'));
+        q(() => log.push('C'));
+        setTimeout(done, 5);
+      },
+      'several, with a clear between': (q, n, log, done) => {
+        q(() => log.push('A'));
+        q(() => log.push('B'));
+        n(() => log.push('M1'));
+        const c = q(() => log.push('C'));
+        n(() => log.push('M2'));
+        clearImmediate(c);
+        q(() => log.push('D'));
+        setTimeout(done, 5);
+      },
+      'from a timeout\'s callback': (q, n, log, done) => {
+        setTimeout(() => {
+          q(() => log.push('A'));
+          n(() => log.push('M'));
+          q(() => log.push('B'));
+          setTimeout(done, 5);
+        }, 1);
+      },
+      'a native one\'s callback queues while a driver waits later in the turn': (q, n, log, done) => {
+        n(() => { log.push('M'); q(() => log.push('X')); n(() => log.push('M2')); });
+        q(() => log.push('B'));
+        setTimeout(done, 5);
+      },
+    };
+    const inTurn = {
+      'queued by a carried immediate': (q, n, log, done) => {
+        q(() => {
+          log.push('P');
+          q(() => log.push('A'));
+          n(() => log.push('M'));
+          q(() => { log.push('B'); q(() => log.push('B-child')); n(() => log.push('M-after')); });
+          n(() => log.push('M2'));
+          q(() => log.push('C'));
+        });
+        setTimeout(done, 5);
+      },
+      'queued while the turn has more to run': (q, n, log, done) => {
+        q(() => { log.push('P1'); q(() => log.push('X')); n(() => log.push('M')); q(() => log.push('Y')); });
+        q(() => { log.push('P2'); q(() => log.push('Z')); });
+        setTimeout(done, 5);
+      },
+    };
+    const group = {
+      tearDown: function(cb) { qt.setImmediate.maxTickDepth = -1000; cb(); },
+    };
+    const check = (program, depth) => function(t) {
+      if (depth !== undefined) qt.setImmediate.maxTickDepth = depth;
+      bothWays(program, (nativeLog, qLog) => {
+        t.ok(nativeLog.length > 2, 'the control ran: ' + nativeLog);
+        t.deepEqual(qLog, nativeLog);
+        t.done();
+      });
+    };
+    for (const name of Object.keys(programs)) {
+      group[name + ', the defaults'] = check(programs[name]);
+      group[name + ', maxTickDepth 0'] = check(programs[name], 0);
+    }
+    for (const name of Object.keys(inTurn)) group[name + ', maxTickDepth 0'] = check(inTurn[name], 0);
+    return group;
+  })(),
 
   // V8 (Node 18, 20 and 26) wakes a helper thread for a young-generation collection when two
   // or more old pages point into the young generation; Node's immediate list is one, and
