@@ -18,7 +18,7 @@ const clock = require('./clock');
 // Which newly queued immediates the turn takes, and when it started (in a Float64Array: a
 // double in a variable would be a new young heap number at every turn, stored in an old
 // object, the very thing the carrier avoids)
-const TAKES_NONE = 0;              // none: no budget for new ones (maxTickDepth 0)
+const TAKES_NONE = 0;              // none: no budget for new ones (maxTickDepth 0, or maxTurnMs 0)
 const TAKES_ALL = 1;               // up to the budget, at any age (maxTurnMs Infinity)
 const TAKES_YOUNG = 2;             // up to the budget while the turn is young
 let turnTakes = TAKES_NONE;
