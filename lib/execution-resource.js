@@ -18,7 +18,7 @@
 
 const asyncHooks = require('./builtins').asyncHooks;
 const timeoutListing = require('./timeout-listing');
-const immediates = require('./immediates');
+const immediateListing = require('./immediate-listing');
 
 // captured at load, before install() can replace it
 const nodeExecutionAsyncResource = asyncHooks.executionAsyncResource;
@@ -27,7 +27,7 @@ function executionAsyncResource() {
   const resource = nodeExecutionAsyncResource();
   const timeout = timeoutListing.executionResource(resource);
   if (timeout !== null) return timeout;
-  const imm = immediates.executionResource(resource);
+  const imm = immediateListing.executionResource(resource);
   return imm !== null ? imm : resource;
 }
 

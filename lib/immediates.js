@@ -9,7 +9,8 @@
  * runs the nextTick and microtask queues (natives.runTicks; a Node without them gets one
  * callback per driver turn); a callback that throws leaves the drain with the exception
  * propagating, as a native one, and the `finally` hands whatever is left to the next driver:
- * nothing is lost or run twice.  What is counted for stats.js is filed in immediate-counts.js.
+ * nothing is lost or run twice.  What is counted for stats.js is filed in immediate-counts.js;
+ * what is pending is read through held() by immediate-listing.js.
  * Each immediate runs where Node would have put it among native immediates: the first queued
  * when nothing is pending rides a driver of its own as its argument (a carrier); the next join
  * the newest main driver's block while that driver is still the last of Node's list
@@ -402,26 +403,23 @@ function runImmediates(carriedImm) {
 
 // ---------------------------------------------------------------- what it holds
 
-/* a carrier is queued and its immediate was not cleared (one not kept here never was) */
-function carriedPending() {
-  return carrierQueued && (carried === null || !(carried._flags & DESTROYED));
+/*
+ * what is pending, read for immediate-listing.js (stats.js, executionAsyncResource()): the
+ * queue itself, the carrier's state and the counts; made at each call, which no hot path makes
+ */
+function held() {
+  return {
+    queue, carrierQueued, carried, carriedCallback, refedCount, runningRefed,
+    drivers: blocks.length, driverRefed,
+  };
 }
 
-/*
- * visit(imm) for every pending immediate, in the order they run: a carried one first, then the
- * queue, read from its segments in place (ImmediateQueue has no iterator, and its push/shift
- * path must stay as it is), skipping the cancelled entries it still holds.  A carried immediate
- * not kept here is visited as what it is while not kept: referenced, with its callback.
- */
-function forEachPending(visit) {
-  if (carriedPending()) visit(carried !== null ? carried : { _flags: REFED, _onImmediate: carriedCallback });
-  const mask = ImmediateQueue.SEGMENT_SIZE - 1;
-  for (let seg = queue.head; seg !== null; seg = seg.next) {
-    for (let k = 0; k < seg.count; k++) {
-      const imm = seg.slots[(seg.bottom + k) & mask];
-      if (!(imm._flags & DESTROYED)) visit(imm);
-    }
-  }
+/* the running turn's driver's slot of the immediate whose callback runs, when `resource` is a
+   driver whose turn runs now (Node calls a driver as its Immediate's method); else undefined */
+function runningSlotOf(resource) {
+  if (!drainRunning || resource === null || typeof resource !== 'object' ||
+      resource._onImmediate !== runImmediates) return undefined;
+  return resource._argv;
 }
 
 /* stats.js's hook for every immediate made from now on (null: none) */
@@ -429,35 +427,9 @@ function onImmediateAdded(hook) {
   onAdd = hook;
 }
 
-/* the queue's and the driver's state now, for stats.js */
-function snapshot() {
-  return {
-    // cancelled entries not yet shifted included, a cancelled carried one not
-    queued: queue.length + (carriedPending() ? 1 : 0),
-    refed: refedCount,
-    refedRunning: runningRefed,       // counted in `refed`, but running (Node no longer counts it)
-    driverQueued: blocks.length > 0 || carrierQueued,
-    // how many native drivers Node counts as referenced
-    driversRefed: driverRefed ? blocks.length + (carrierQueued ? 1 : 0) : 0,
-  };
-}
-
-/*
- * the immediate whose callback runs, when `resource` (what Node's executionAsyncResource()
- * answers) is the native driver running it; null otherwise
- */
-function executionResource(resource) {
-  if (!drainRunning || resource === null || typeof resource !== 'object' ||
-      resource._onImmediate !== runImmediates) return null;
-  // the last one started, while its callback runs: destroyed and its callback not yet released
-  const imm = resource._argv[0];
-  return imm !== undefined && (imm._flags & DESTROYED) !== 0 && imm._onImmediate !== CLEARED_CALLBACK ? imm : null;
-}
-
 module.exports = {
-  settings, executionResource,
-  addImmediate, cancelImmediate, refImmediate, unrefImmediate,
-  snapshot, forEachPending, onImmediateAdded,
+  settings, addImmediate, cancelImmediate, refImmediate, unrefImmediate,
+  held, runningSlotOf, onImmediateAdded,
 };
 
 require('./own-frames').end(ownFrom);

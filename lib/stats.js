@@ -19,6 +19,7 @@
 
 const ownFrames = require('./own-frames');
 const immediates = require('./immediates');
+const immediateListing = require('./immediate-listing');
 const immediateCounts = require('./immediate-counts');
 const timeouts = require('./timeouts');
 const timeoutListing = require('./timeout-listing');
@@ -33,7 +34,7 @@ const LARGEST_LISTS = 5;          // how many of the longest timeout lists stats
 // ---------------------------------------------------------------- for qtimers itself
 
 function holdings() {
-  const i = immediates.snapshot();
+  const i = immediateListing.snapshot();
   const t = timeoutListing.snapshot();
   return {
     immediates: i.queued,
@@ -51,7 +52,7 @@ function holdings() {
  * that are pending, counted as Node would count them
  */
 function activeHandles() {
-  const i = immediates.snapshot();
+  const i = immediateListing.snapshot();
   const t = timeoutListing.snapshot();
   return {
     // Node counts a native Immediate while it is referenced (not while it runs): our own record
@@ -105,7 +106,7 @@ function timerStats(options) {
   const reset = booleanOption(options, 'reset', false, timerStats);
   timeouts.measureStarts();     // lateness by each callback's own start from now on
   const imm = { pending: 0, refed: 0, ran: 0, threw: 0, drains: 0 };
-  immediates.forEachPending(function countImmediate(handle) {
+  immediateListing.forEachPending(function countImmediate(handle) {
     imm.pending += 1;
     if (handle._flags & REFED) imm.refed += 1;
   });
@@ -219,7 +220,7 @@ function pending(options) {
   const refedOnly = booleanOption(options, 'refedOnly', false, pending);
   // the handles first, the entries after: formatting an origin may run a program's code
   const imms = [];
-  immediates.forEachPending(function listImmediate(imm) {
+  immediateListing.forEachPending(function listImmediate(imm) {
     if (!refedOnly || (imm._flags & REFED)) imms.push(imm);
   });
   const timers = [];
