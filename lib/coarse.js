@@ -13,7 +13,7 @@
  * slot of its expiry rounded up to its granularity (the largest power of two <= delay/16); a timer
  * already in a slot stays there (its slot fires earlier than its new expiry, and it is moved on
  * then: at most once per delay).  When slots are due (a drain), their due timers are handed to
- * timeouts.js, which runs them with every exact timer's semantics; the others are re-slotted.
+ * timeout-drain.js, which runs them with every exact timer's semantics; the others are re-slotted.
  * One-delay order: a timer is handed over in the slot of its expiry (never from a slot it was
  * left in that fires late), the due ones sorted by (expiry, start, settle sequence), the
  * sequence kept in the high bits of _flags (no memory per timer).

@@ -7,7 +7,7 @@
  * (context.js's mode none) Node answers that driver, one object shared by every callback it
  * runs.  Inside a timeout's callback this answers the running Timeout instead, inside an
  * immediate's the running Immediate, and Node's answer everywhere else: no cost per callback
- * beyond what the drains keep anyway (timeouts.js the running timeout, immediates.js the running
+ * beyond what the drains keep anyway (timeout-drain.js the running timeout, immediates.js the running
  * immediate in its driver's own argument array), a few comparisons per call.  With context
  * tracked, Node's answer is the callback's own AsyncResource, which init hooks saw created for
  * the timer: left as it is.

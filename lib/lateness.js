@@ -8,7 +8,7 @@
  * the exact buckets (`wide`): an exact bucket's values are all its own number of ms, so read()
  * adds their sum and largest from the counts, and filing the common lateness (a few ms) is one
  * element's increment.
- * One histogram for exact timeouts (`timeouts`), which timeouts.js's drain files each callback
+ * One histogram for exact timeouts (`timeouts`), which timeout-drain.js files each callback
  * into inline (others, newHistogram(), are filed with file()):
  *   if (late < EXACT_BUCKETS) timeouts.buckets[late] += 1; else fileWide(timeouts, late);
  * Counts live in Float64Arrays, not variables: a variable past 2^30 would turn from a small
@@ -28,7 +28,7 @@ function newHistogram() {
   return { buckets: new Float64Array(BUCKETS), total: new Float64Array(1), largest: new Float64Array(1) };
 }
 
-// exact timeouts' histogram, whose arrays timeouts.js's drain files into inline
+// exact timeouts' histogram, whose arrays timeout-drain.js files into inline
 const timeouts = newHistogram();
 
 /* the bucket of a lateness of `ms` (the drain itself files those below EXACT_BUCKETS) */

@@ -4,7 +4,7 @@
  * Owns putting the immediates' and the timeouts' state side by side.  For programs (the public
  * API, through install.js): timerStats() (stats(): pending, referenced, run, thrown and drains
  * per kind, the pending delays, and the lateness of fired timeouts and intervals from
- * lateness.js's histogram, which timeouts.js fills), pending() (the pending handles, sorted by
+ * lateness.js's histogram, which timeout-drain.js fills), pending() (the pending handles, sorted by
  * due time) and trackOrigins() (where each new handle was made: a stack captured into a side
  * WeakMap, formatted only when pending() reads it).  Pending counts are found by walking the queue and the lists,
  * so that adding and clearing a timer count nothing: a call costs O(pending).  For qtimers
@@ -22,6 +22,7 @@ const immediates = require('./immediates');
 const immediateListing = require('./immediate-listing');
 const immediateCounts = require('./immediate-counts');
 const timeouts = require('./timeouts');
+const timeoutDrain = require('./timeout-drain');
 const timeoutListing = require('./timeout-listing');
 const timeoutCounts = require('./timeout-counts');
 const { bucketHigh } = require('./lateness');
@@ -104,7 +105,7 @@ function latenessSummary(counted) {
 function timerStats(options) {
   checkOptions(options, STATS_OPTIONS, 'stats()', timerStats);
   const reset = booleanOption(options, 'reset', false, timerStats);
-  timeouts.measureStarts();     // lateness by each callback's own start from now on
+  timeoutDrain.measureStarts();     // lateness by each callback's own start from now on
   const imm = { pending: 0, refed: 0, ran: 0, threw: 0, drains: 0 };
   immediateListing.forEachPending(function countImmediate(handle) {
     imm.pending += 1;

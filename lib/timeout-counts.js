@@ -2,7 +2,7 @@
  * timeout-counts: what is counted of timeouts for stats(): callbacks that threw, wakeups of the
  * native driver, and (lateness.js) how late each callback started, coarse ones apart.
  *
- * Owns the tally and its reading and reset.  timeouts.js's drain adds to it inline, as it files
+ * Owns the tally and its reading and reset.  timeout-drain.js adds to it inline, as it files
  * lateness; how many callbacks started, a throwing one included, is the lateness histogram's count.
  * Counts live in a Float64Array, not in variables, as lateness.js's do (why: there).
  * It must never import anything but lateness.js, read a clock, or allocate when counting.

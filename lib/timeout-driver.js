@@ -2,7 +2,7 @@
  * timeout-driver: the one native timer that wakes qtimers' timeouts, and the count that decides
  * whether it keeps the process alive.
  *
- * Owns the driver, a native setInterval whose callback is the drain timeouts.js hands over
+ * Owns the driver, a native setInterval whose callback is the drain timeout-drain.js hands over
  * (runWith): the expiry it is armed for, arming it (refresh() of the native timer when its delay
  * repeats), its period while its callback runs (Node re-arms an interval when its callback
  * returns, counting from the time Node read before calling it), its re-arming after a callback
@@ -38,8 +38,8 @@ const contextState = context.state;
 // in its place, so that Node re-arms it again.
 const RESUME_PERIOD = -1;
 
-let onFire = null;                // the drain, timeouts.js's runTimeouts (runWith)
-let refedCount = 0;               // pending timeouts with REFED (and a running one, timeouts.js)
+let onFire = null;                // the drain, timeout-drain.js's runTimeouts (runWith)
+let refedCount = 0;               // pending timeouts with REFED (and a running one, timeout-drain.js)
 let driver = null;                // the native interval that wakes us; kept for reuse
 let driverDelay = -1;             // its delay now (refresh() re-arms with it)
 // newDriver's argument, passed outside the call so that context.asDriver needs no closure

@@ -3,14 +3,14 @@
  *
  * Owns visiting every pending timeout and interval (forEachPending), the store's and driver's
  * state (snapshot), and which timeout's callback runs inside the driver (executionResource).
- * It reads timeouts.js's running timeout through timeouts.running(); timeouts.js imports
- * nothing of it.
+ * It reads the running timeout through timeout-drain.js's running(); neither timeouts.js nor
+ * timeout-drain.js imports anything of it.
  * It must never change a timer, the store or the driver, never read a clock, and never call
  * user code other than the `visit` it is given.
  */
 'use strict';
 
-const timeouts = require('./timeouts');
+const drain = require('./timeout-drain');
 const driver = require('./timeout-driver');
 const { settled } = require('./refresh-batch');
 const coarse = require('./coarse');
@@ -30,7 +30,7 @@ function forEachPending(visit) {
     else heap[i].forEach(visit);
   }
   coarse.forEachPending(visit);
-  const t = timeouts.running();
+  const t = drain.running();
   if (t !== null && t._idlePrev === null && (t._flags & (REPEAT | CLEARED)) === REPEAT && t._idleTimeout >= 0) {
     visit(t, Math.trunc(t._idleTimeout));
   }
@@ -38,7 +38,7 @@ function forEachPending(visit) {
 
 /* the timeout whose callback runs now if `resource` (Node's executionAsyncResource()) is the driver */
 function executionResource(resource) {
-  const runningTimeout = timeouts.running();
+  const runningTimeout = drain.running();
   return runningTimeout !== null && driver.isDriver(resource) ? runningTimeout : null;
 }
 

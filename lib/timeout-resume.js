@@ -3,9 +3,9 @@
  *
  * Owns whether a resume is queued, the clock reading the thrown-out drain decided what was due
  * by, and the nextTick that resumes it (or, if another drain ran since, leaves the rest to the
- * driver).  timeouts.js hands it its drain and its driver request (resumeWith), so that this
- * module imports nothing of timeouts.js.
- * It must never call user code itself (only timeouts.js's drain does), never queue more than
+ * driver).  timeout-drain.js hands it its drain and its driver request (resumeWith), so that this
+ * module imports nothing of timeout-drain.js.
+ * It must never call user code itself (only timeout-drain.js's drain does), never queue more than
  * one resume, and never resume by a reading other than the thrown-out drain's.
  */
 'use strict';
@@ -22,13 +22,13 @@ const nextTick = natives.nextTick;
 const contextState = context.state;
 const NONE = context.NONE;
 
-let drain = null;                 // timeouts.js's drainTimeouts(now, started)
-let wantFirst = null;             // timeouts.js's: want the driver for the first expiry
+let drain = null;                 // timeout-drain.js's drainTimeouts(now, started)
+let wantFirst = null;             // timeout-drain.js's: want the driver for the first expiry
 let resumeQueued = false;         // a nextTick is queued to resume a drain a callback threw out of
 let resumeNow = 0;                // the reading that drain decided what was due by
 let resumeSerial = 0;             // section.drainSerial() when it was queued
 
-/* timeouts.js's drain and its request for the driver (once, at its load) */
+/* timeout-drain.js's drain and its request for the driver (once, at its load) */
 function resumeWith(drainTimeouts, wantFirstExpiry) {
   drain = drainTimeouts;
   wantFirst = wantFirstExpiry;

@@ -13,7 +13,7 @@
  * busy ones (memory and amortized cost bounded by the busy lists).  A linked list becomes a
  * ring once RING_AFTER refresh() calls have moved timers in it and it holds RING_MIN_TIMERS.
  * A pending timer's _idlePrev is not null (timeouts.js reads `_idlePrev !== null` as pending).
- * It must never call callbacks, read the clock or touch native timers: that is timeouts.js's.
+ * It must never call callbacks, read the clock or touch native timers: that is timeout-drain.js's and timeout-driver.js's.
  */
 'use strict';
 

@@ -24,21 +24,21 @@ const MUTANTS = {
       'system/test-otel', 'system/test-errors', 'unit/test-report'],
   },
   'every timeout 2 ms late': {
-    file: 'lib/timeouts.js',
+    file: 'lib/timeout-arming.js',
     from: '  store.append(timer, msecs);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs);',
     to: '  store.append(timer, msecs + 2);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs + 2);',
     tests: ['system/test-timing'],
   },
   'every timeout 1 ms late': {
-    file: 'lib/timeouts.js',
+    file: 'lib/timeout-arming.js',
     from: '  store.append(timer, msecs);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs);',
     to: '  store.append(timer, msecs + 1);\n  if (timer._flags & REFED) countRef();\n  wantDriverBy(start + msecs + 1);',
     tests: ['system/test-timing'],
   },
   'an interval drifts +1 ms per period': {
-    file: 'lib/timeouts.js',
-    from: '      addTimeoutAt(timer, start, false);',
-    to: '      addTimeoutAt(timer, start + 1, false);',
+    file: 'lib/timeout-drain.js',
+    from: '  timer._idleStart = start;\n  settled().append(timer, Math.trunc(timer._idleTimeout));',
+    to: '  timer._idleStart = start + 1;\n  settled().append(timer, Math.trunc(timer._idleTimeout));',
     tests: ['system/test-timing'],
   },
   'a NaN delay means 2 ms': {
@@ -86,8 +86,8 @@ const MUTANTS = {
   },
   'clearTimeout and clearInterval do nothing to an interval': {
     file: 'lib/timeouts.js',
-    from: '  if (f & CLEARED) return;\n  if (timer._idlePrev !== null) {',
-    to: '  if (f & (CLEARED | REPEAT)) return;\n  if (timer._idlePrev !== null) {',
+    from: '  if (f & CLEARED) return;\n  if (f & DESTROYED) {\n    // fired for good',
+    to: '  if (f & (CLEARED | REPEAT)) return;\n  if (f & DESTROYED) {\n    // fired for good',
     tests: ['unit/test-timers', 'unit/test-timeouts'],
   },
   'a timeout\'s unref() does nothing': {
@@ -97,7 +97,7 @@ const MUTANTS = {
     tests: ['unit/test-timers', 'system/test-examples'],
   },
   'nextTicks are not drained between timeout callbacks': {
-    file: 'lib/timeouts.js',
+    file: 'lib/timeout-drain.js',
     from: '      if (ticksOwed) {\n        if (!context.ticksInTurn(runTicks)) break;',
     to: '      if (ticksOwed && !ticksOwed) {\n        if (!context.ticksInTurn(runTicks)) break;',
     tests: ['system/test-errors', 'system/test-property'],
