@@ -57,7 +57,7 @@ const PROGRAMS = {
       if (++n === 2) clearInterval(iv);
     }, 3);
   `,
-  // needs timeouts.js to uncount a running timeout when its callback unrefs or clears it
+  // needs timeout-drain.js to uncount a running timeout when its callback unrefs or clears it
   // (Node does at once; see the report of issue 14, item 9)
   'a running timeout that unrefs or clears itself is no longer counted, as Node': `
     setTimeout(function first() {

@@ -28,7 +28,7 @@ function queued(store, n, start, msecs) {
   return ts;
 }
 
-/* pop every timer in the store's order (what timeouts.js's drain does) */
+/* pop every timer in the store's order (what timeout-drain.js's drain does) */
 function drain(store) {
   const out = [];
   for (;;) {
