@@ -13,7 +13,8 @@
  * of full, quick or smoke (each workload file has one set of parameters per size).
  * It must never make a timer of its own for measuring (it would be measured too, and a native
  * one cannot be told apart from the workload's under a profiler), and never decide a result:
- * a workload that fails exits non-zero without a RESULT line.
+ * a workload that fails, or whose check(extra) finds its checksum not that of the work it
+ * counted, exits non-zero without a RESULT line.
  */
 'use strict';
 
@@ -135,6 +136,9 @@ function main(argv) {
   const meter = new Meter(size.warmupMs, size.windowMs);
   workload.run(size, meter, function done(metrics, extra) {
     if (!meter.result) throw new Error(name + ': finished without a closed measurement window');
+    // a workload that reports a checksum proves with it that it did the work it counted
+    const wrong = typeof workload.check === 'function' ? workload.check(extra) : null;
+    if (wrong) throw new Error(name + ': ' + wrong);
     const result = Object.assign({ metrics }, meter.result, extra || {});
     process.stdout.write('RESULT ' + JSON.stringify(result) + '\n');
     // pending timers (idle timeouts, cache entries) would keep the process alive; it is over

@@ -100,6 +100,23 @@ module.exports = {
     t.done();
   },
 
+  'a workload that reports a checksum checks it: each run\'s passes, one off by one fails': function(t) {
+    const checked = ORDER.filter((name) => typeof load(name).check === 'function');
+    t.deepEqual(checked, ['job-queue', 'async', 'async-immediate', 'yielding']);
+    for (const name of checked) {
+      const { parsed } = outcomes[name];
+      if (!parsed) continue;    // reported by the test above
+      for (const mode of ['native', 'qtimers']) {
+        const result = parsed[mode];
+        if (result.error) continue;
+        t.equal(load(name).check(result), null, name + ' ' + mode);
+        const wrong = load(name).check(Object.assign({}, result, { checksum: (result.checksum + 1) | 0 }));
+        t.ok(typeof wrong === 'string' && wrong.includes('checksum'), name + ' ' + mode + ' off by one: ' + wrong);
+      }
+    }
+    t.done();
+  },
+
   'side by side, both builds run at once and report positive figures; a hung child is killed': function(t) {
     const options = { node: process.execPath, qtimers: PRELOAD };
     // the quick size: windows of 1.5 s, which a loaded machine's slow start cannot pull apart

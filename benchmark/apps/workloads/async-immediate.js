@@ -7,7 +7,7 @@
  */
 'use strict';
 
-const { pipeline } = require('./async');
+const { pipeline, check } = require('./async');
 
 module.exports = {
   title: 'async.js, workers call back via setImmediate',
@@ -19,4 +19,5 @@ module.exports = {
   run(size, meter, done) {
     pipeline(meter, done, function callBackLater(callback) { setImmediate(callback); });
   },
+  check,
 };

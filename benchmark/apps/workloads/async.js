@@ -38,21 +38,38 @@ module.exports = {
   run(size, meter, done) {
     pipeline(meter, done, function callBack(callback) { callback(); });
   },
+  check,
   pipeline,
 };
 
-/* the shared pipeline; `callBack(callback)` is how a worker finishes */
-function pipeline(meter, done, callBack) {
+/* one item's share of the checksum; every batch runs each item once */
+function work(item) {
+  let x = item.value;
+  for (let i = 0; i < 8; i++) x = (x * 31 + i) | 0;
+  return x;
+}
+
+function batchItems() {
   const items = [];
   for (let i = 0; i < BATCH; i++) items.push({ id: i, value: i * 7 });
+  return items;
+}
+
+/* null if the checksum is that of `batches` whole batches (no item skipped or run twice) */
+function check(extra) {
+  let once = 0;
+  for (const item of batchItems()) once = (once + work(item)) | 0;
+  const expected = Math.imul(once, extra.batches);
+  return extra.checksum === expected ? null
+    : 'checksum ' + extra.checksum + ' is not that of ' + extra.batches + ' whole batches (' + expected + ')';
+}
+
+/* the shared pipeline; `callBack(callback)` is how a worker finishes */
+function pipeline(meter, done, callBack) {
+  const items = batchItems();
   let checksum = 0;
-  function work(item) {
-    let x = item.value;
-    for (let i = 0; i < 8; i++) x = (x * 31 + i) | 0;
-    checksum = (checksum + x) | 0;
-  }
   function iteratee(item, callback) {
-    work(item);
+    checksum = (checksum + work(item)) | 0;
     callBack(callback);
   }
   const queue = async.queue(iteratee, LIMIT);
@@ -71,7 +88,7 @@ function pipeline(meter, done, callBack) {
     if (round > 0 && meter.count(BATCH)) {
       const m = meter.result;
       return done({ itemsPerCpuSecond: m.units / m.cpuSeconds },
-        { itemsPerSecond: m.units / m.wallSeconds, checksum });
+        { itemsPerSecond: m.units / m.wallSeconds, checksum, batches: round });
     }
     // one event-loop turn between batches, as between two requests; the batch's own
     // deferrals are the library's and the worker's

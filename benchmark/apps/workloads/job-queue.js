@@ -11,7 +11,8 @@
  * running flat out: what it would do per wall second on a core of its own, and a figure that a
  * busy neighbour on a shared machine does not move the way it moves a wall-clock rate.
  * It must never let the rate limit bind: the result reports how many jobs a full interval
- * would allow, so a reader can check.
+ * would allow, so a reader can check; and never skip or repeat a job: check() recomputes the
+ * checksum of the jobs that ended, and a run whose checksum differs fails.
  */
 'use strict';
 
@@ -36,7 +37,24 @@ module.exports = {
     smoke: { warmupMs: 50, windowMs: 150 },
   },
   run,
+  check,
 };
+
+/* job n's share of the checksum */
+function work(n) {
+  let x = n;
+  for (let i = 0; i < 16; i++) x = (x * 31 + i) | 0;
+  return x;
+}
+
+/* null if the checksum is that of jobs 0 to jobsDone - 1, each once (p-queue runs them in the
+   order they were added, each to its end after one await, so the first jobsDone have ended) */
+function check(extra) {
+  let expected = 0;
+  for (let n = 0; n < extra.jobsDone; n++) expected = (expected + work(n)) | 0;
+  return extra.checksum === expected ? null
+    : 'checksum ' + extra.checksum + ' is not that of the first ' + extra.jobsDone + ' jobs (' + expected + ')';
+}
 
 function run(size, meter, done) {
   // p-queue is an ES module; import() loads it from CommonJS on every supported Node
@@ -44,13 +62,14 @@ function run(size, meter, done) {
     const queue = new PQueue({ concurrency: CONCURRENCY, interval: INTERVAL_MS, intervalCap: INTERVAL_CAP,
       timeout: JOB_TIMEOUT_MS });
     let completed = 0;
+    let jobsDone = 0;
     let checksum = 0;
     async function job(n) {
-      let x = n;
-      for (let i = 0; i < 16; i++) x = (x * 31 + i) | 0;
+      const x = work(n);
       await null;
       checksum = (checksum + x) | 0;
       completed += 1;
+      jobsDone += 1;
     }
     let next = 0;
     let finished = false;
@@ -67,7 +86,7 @@ function run(size, meter, done) {
       const m = meter.result;
       done({ jobsPerCpuSecond: m.units / m.cpuSeconds },
         { jobsPerSecond: m.units / m.wallSeconds, rateLimitJobsPerSecond: INTERVAL_CAP * 1000 / INTERVAL_MS,
-          checksum });
+          checksum, jobsDone });
     });
   });
 }
