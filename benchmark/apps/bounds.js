@@ -12,7 +12,8 @@
  * handle each and no clock read, the least a coarse one does), in fresh processes, each
  * variant side by side with a native run once a round (two processes at once, as bench:apps
  * runs its workloads, which starts first alternating).  It prints each variant's median figure and its advantage over the native run
- * beside it (median of per-round ratios, range), and, after a full run, writes the table to
+ * beside it (median of per-round ratios, range), qtimers' share of its exact bound from the two
+ * run side by side, and, after a full run, writes the table to
  * benchmark/results/bounds.md.  If a stand-in that does less than a working timer must wins
  * less than a target over native, no library can reach that target.
  * It must never present a stand-in as an implementation: they drop work (bounds/ says which).
@@ -55,7 +56,11 @@ const PLAN = [
     { label: 'qtimers, with idle timeouts that cost nothing', preloads: [null, 'idle-free.js'] },
     // qtimers' opt-in coarse mode (issue 32): the same workload with QTIMERS_COARSE=1
     { label: 'qtimers, coarse timers (QTIMERS_COARSE=1)', preloads: [null], workload: 'heartbeats-coarse' },
-  ] },
+  ],
+  // qtimers paired with its exact bound directly, side by side: its share of the bound from one
+  // pair a round, not from two advantages over two native runs (whose noise both carry)
+  shares: [{ label: 'qtimers / its exact bound', of: 'qtimers',
+    bound: 'qtimers, with idle timeouts that only read the clock and stamp themselves' }] },
   { name: 'ttl-cache', metric: 'opsPerCpuSecond', variants: [
     { label: 'qtimers', preloads: [null] },
     { label: 'entry timers that only keep their callback until it is due, and call it', preloads: ['ttl-fire.js'] },
@@ -107,15 +112,34 @@ function childOptions(variant, opts) {
   return { mode: 'qtimers', options: { node: opts.node, qtimers: files[files.length - 1], extraArgs } };
 }
 
+/* one pair a round of each of a row's shares: the variant side by side with its bound, share = bound / variant in the metric's sense */
+function runShares(name, metric, variants, shares, opts, round, log) {
+  return shares.map((share) => {
+    const of = childOptions(variants.find((v) => v.label === share.of), opts);
+    const bound = childOptions(variants.find((v) => v.label === share.bound), opts);
+    const boundFirst = round % 2 === 0;
+    const ended = runSideBySide(name, boundFirst ? [bound, of] : [of, bound], opts.size);
+    const [boundResult, ofResult] = boundFirst ? ended : ended.slice().reverse();
+    for (const [result, label] of [[boundResult, share.bound], [ofResult, share.of]]) {
+      if (result.error) throw new Error(name + ', ' + label + ': ' + result.error);
+    }
+    const ratio = advantage(metric, boundResult.metrics[metric.key], ofResult.metrics[metric.key]);
+    log(`  [${round + 1}/${opts.rounds}] ${name}: ${share.label}, side by side: ${ratio.toFixed(2)}`);
+    return ratio;
+  });
+}
+
 function runPlan(opts, log) {
   const rows = [];
-  for (const { name, metric: key, variants } of PLAN) {
+  for (const { name, metric: key, variants, shares = [] } of PLAN) {
     const metric = load(name).metrics.find((m) => m.key === key);
     const all = [{ label: 'native', preloads: [] }].concat(variants);
     const values = all.map(() => []);
     const ratios = variants.map(() => []);
     const native = childOptions(all[0], opts);
+    const shareRatios = shares.map(() => []);
     for (let round = 0; round < opts.rounds; round++) {
+      runShares(name, metric, variants, shares, opts, round, log).forEach((r, i) => shareRatios[i].push(r));
       for (let v = 1; v < all.length; v++) {
         // side by side with a native run, which starts first every other time
         const variant = childOptions(all[v], opts);
@@ -135,27 +159,31 @@ function runPlan(opts, log) {
           `x${ratios[v - 1][ratios[v - 1].length - 1].toFixed(2)}`);
       }
     }
-    rows.push({ name, metric, all, values, ratios });
+    rows.push({ name, metric, all, values, ratios, shares: shares.map((share, i) => ({ label: share.label, ratios: shareRatios[i] })) });
   }
   return rows;
 }
 
 function table(rows, header) {
   const lines = [header, '', '| workload | timers | figure | median | advantage over native |', '|---|---|---|--:|--:|'];
-  for (const { name, metric, all, values, ratios } of rows) {
+  const spread = (r) => `${median(r).toFixed(2)} (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`;
+  for (const { name, metric, all, values, ratios, shares = [] } of rows) {
     all.forEach((variant, i) => {
-      const r = i === 0 ? '' : ratios[i - 1];
-      const advantageText = i === 0 ? '1.00x' : `${median(r).toFixed(2)}x (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`;
+      const advantageText = i === 0 ? '1.00x' : spread(ratios[i - 1]).replace(' ', 'x ');
       lines.push(`| ${i === 0 ? load(name).title : ''} | ${variant.label} | ${metric.label} (${metric.unit}) | ` +
         `${formatFigure(median(values[i]))} | ${advantageText} |`);
     });
+    for (const share of shares) {
+      lines.push(`|  | ${share.label}, paired directly | share of the bound | | ${spread(share.ratios)} |`);
+    }
   }
   lines.push('', 'Each variant ran side by side with a native run, two processes at once, once a round; the native ' +
     'figure is the median of all those native runs.  Advantage: the median of the per-round ratios to the native run ' +
     'beside it (native / variant for CPU per message, variant / native for operations), range over rounds in ' +
     'parentheses.  The stand-ins ' +
     '(benchmark/apps/bounds/) do less than any working timer, so their advantage bounds what any ' +
-    'timers library could win on these workloads.');
+    'timers library could win on these workloads.  A share "paired directly" ran the two side by side, once a round: ' +
+    'the bound\'s figure over qtimers\' (CPU per message), 1.00 at the bound.');
   return lines.join('\n') + '\n';
 }
 

@@ -105,20 +105,25 @@ module.exports = {
   },
 
   'the table lists native first, then each variant with its median advantage and range': function(t) {
-    const rows = PLAN.map(({ name, metric: key, variants }) => {
+    const rows = PLAN.map(({ name, metric: key, variants, shares = [] }) => {
       const metric = load(name).metrics.find((m) => m.key === key);
       const all = [{ label: 'native' }].concat(variants);
       const values = all.map((v, i) => [10 + i, 20 + i, 30 + i]);
       const ratios = variants.map(() => [1.5, 1.25, 2]);
-      return { name, metric, all, values, ratios };
+      return { name, metric, all, values, ratios, shares: shares.map((s) => ({ label: s.label, ratios: [0.9, 0.875, 0.95] })) };
     });
     const lines = table(rows, 'HEADER').split('\n');
     t.equal(lines[0], 'HEADER');
     const body = lines.filter((l) => /^\| /.test(l)).slice(1);
-    const expected = PLAN.reduce((n, p) => n + 1 + p.variants.length, 0);
+    const expected = PLAN.reduce((n, p) => n + 1 + p.variants.length + (p.shares || []).length, 0);
     t.equal(body.filter((l) => !/^\|---/.test(l)).length, expected, lines.join('\n'));
     t.ok(body.some((l) => /\| Connection heartbeats \| native \|.*\| 1\.00x \|$/.test(l)), lines.join('\n'));
     t.ok(body.some((l) => /idle timeouts that cost nothing .*\| 1\.50x \(1\.25-2\.00\) \|$/.test(l)), lines.join('\n'));
+    t.ok(body.some((l) => /qtimers \/ its exact bound, paired directly \| share of the bound \| \| 0\.90 \(0\.88-0\.95\) \|$/.test(l)), lines.join('\n'));
+    // every share names two variants of its row, which runShares runs side by side
+    for (const { variants, shares = [] } of PLAN) {
+      for (const share of shares) t.ok(variants.some((v) => v.label === share.of) && variants.some((v) => v.label === share.bound), share.label);
+    }
     t.done();
   },
 
