@@ -1,0 +1,84 @@
+/*
+ * micro/summary: the README's "what each position costs" table, read from the six committed
+ * `npm run bench` tables (Node 20, 24 and 26, preloaded and required on the main module's first
+ * line).  `node benchmark/micro/summary.js` prints it; test/bench/test-readme-figures.js checks
+ * that the README carries exactly this table, so a README figure is always one a committed
+ * results file holds.
+ * It must never measure anything or write a file, and never round a figure differently from
+ * the table it comes from (a speedup is copied as printed; bytes are whole).
+ */
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const RESULTS_DIR = path.join(__dirname, '..', 'results');
+
+// the rows, in the README's order: Node, how it is loaded, and the results file
+const POSITIONS = [
+  { node: 20, loaded: '`-r qtimers`', file: 'table.md' },
+  { node: 20, loaded: 'first line', file: 'table-require.md' },
+  { node: 24, loaded: '`-r qtimers`', file: 'table-node24.md' },
+  { node: 24, loaded: 'first line', file: 'table-require-node24.md' },
+  { node: 26, loaded: '`-r qtimers`', file: 'table-node26.md' },
+  { node: 26, loaded: 'first line', file: 'table-require-node26.md' },
+];
+
+// the columns after the heap's: the README's heading, and the scenario's label in the tables
+const SPEEDUPS = [
+  { heading: 'set+clear `setTimeout`', label: 'set+clear setTimeout, 0 args' },
+  { heading: 'create+run 10k `setTimeout`', label: 'create+run 10k setTimeout, 0 args' },
+  { heading: 'create+run 10k `setImmediate`', label: 'create+run 10k setImmediate, 0 args' },
+  { heading: 'recursive `setImmediate`', label: 'self-recursive setImmediate, 0 args' },
+  { heading: '1000 1 ms intervals', label: '1000 concurrent setInterval(fn, 1)' },
+];
+const HEAP = 'heap per pending setTimeout, 1M pending';
+
+/* a results table's header facts and its rows by scenario label: { native, qtimers, speedup } */
+function readTable(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const header = /node (v\d+\.\d+\.\d+) .*?, (\d+) rounds?, .*?(\d{4}-\d\d-\d\d)/.exec(text.split('\n')[0]);
+  if (!header) throw new Error(file + ': no header line with the Node version, rounds and date');
+  const rows = new Map();
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    // | group | scenario | unit | native | qtimers | speedup |  (a lower-is-better scenario ends in ` \*`)
+    if (cells.length !== 8 || !/^\d+\.\d\dx/.test(cells[6])) continue;
+    rows.set(cells[2].replace(/ \\\*$/, ''), { native: cells[4], qtimers: cells[5], speedup: /^\d+\.\d\dx/.exec(cells[6])[0] });
+  }
+  return { version: header[1], rounds: Number(header[2]), date: header[3], rows };
+}
+
+function row(table, label, file) {
+  const found = table.rows.get(label);
+  if (!found) throw new Error(file + ': no row "' + label + '"');
+  return found;
+}
+
+/* the markdown lines of the README's table, and what they were read from */
+function summary(dir = RESULTS_DIR) {
+  const lines = [
+    '| Node | loaded | heap per pending timeout (native) | ' + SPEEDUPS.map((s) => s.heading).join(' | ') + ' | rows below 1.0x |',
+    '| --- | --- | --: | ' + SPEEDUPS.map(() => '--:').join(' | ') + ' | --: |',
+  ];
+  const sources = [];
+  for (const { node, loaded, file } of POSITIONS) {
+    const table = readTable(path.join(dir, file));
+    if (Number(/^v(\d+)/.exec(table.version)[1]) !== node) throw new Error(file + ': Node ' + table.version + ', not ' + node);
+    const heap = row(table, HEAP, file);
+    const bytes = (cell) => Math.round(parseFloat(cell)) + ' B';
+    const below = [...table.rows.values()].filter((r) => parseFloat(r.speedup) < 1).length;
+    lines.push(`| ${node} | ${loaded} | ${bytes(heap.qtimers)} (${bytes(heap.native)}) | ` +
+      SPEEDUPS.map((s) => row(table, s.label, file).speedup).join(' | ') + ` | ${below} of ${table.rows.size} |`);
+    sources.push({ file, version: table.version, rounds: table.rounds, date: table.date });
+  }
+  return { lines, sources };
+}
+
+module.exports = { summary, readTable };
+
+if (require.main === module) {
+  const { lines, sources } = summary();
+  console.log(lines.join('\n'));
+  for (const s of sources) console.log(`  (${s.file}: node ${s.version}, ${s.rounds} rounds, ${s.date})`);
+}
