@@ -33,6 +33,13 @@ const SPEEDUPS = [
   { heading: '1000 1 ms intervals', label: '1000 concurrent setInterval(fn, 1)' },
 ];
 const HEAP = 'heap per pending setTimeout, 1M pending';
+// the --als tables (every scenario run with an AsyncLocalStorage store entered), preloaded
+const IN_STORE = [
+  { node: 20, file: 'table-als.md' },
+  { node: 22, file: 'table-als-node22.md' },
+  { node: 24, file: 'table-als-node24.md' },
+  { node: 26, file: 'table-als-node26.md' },
+];
 
 /* a results table's header facts and its rows by scenario label: { native, qtimers, speedup } */
 function readTable(file) {
@@ -75,10 +82,28 @@ function summary(dir = RESULTS_DIR) {
   return { lines, sources };
 }
 
-module.exports = { summary, readTable };
+/* the README's sentence on timers made in a store: heap per pending timeout and rows below 1.0x per Node */
+function storeSummary(dir = RESULTS_DIR) {
+  const parts = [];
+  const sources = [];
+  for (const { node, file } of IN_STORE) {
+    const table = readTable(path.join(dir, file));
+    if (Number(/^v(\d+)/.exec(table.version)[1]) !== node) throw new Error(file + ': Node ' + table.version + ', not ' + node);
+    const heap = row(table, HEAP, file);
+    const below = [...table.rows.values()].filter((r) => parseFloat(r.speedup) < 1).length;
+    parts.push(`Node ${node} ${Math.round(parseFloat(heap.qtimers))} B (native ${Math.round(parseFloat(heap.native))}), ` +
+      `${below} of ${table.rows.size} rows below 1.0x`);
+    sources.push({ file, version: table.version, rounds: table.rounds, date: table.date });
+  }
+  return { sentence: 'With a store entered (`npm run bench -- --als`): ' + parts.join('; ') + '.', sources };
+}
+
+module.exports = { summary, storeSummary, readTable };
 
 if (require.main === module) {
   const { lines, sources } = summary();
   console.log(lines.join('\n'));
-  for (const s of sources) console.log(`  (${s.file}: node ${s.version}, ${s.rounds} rounds, ${s.date})`);
+  const store = storeSummary();
+  console.log('\n' + store.sentence);
+  for (const s of sources.concat(store.sources)) console.log(`  (${s.file}: node ${s.version}, ${s.rounds} rounds, ${s.date})`);
 }

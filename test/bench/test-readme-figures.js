@@ -8,7 +8,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { summary } = require('../../benchmark/micro/summary');
+const { summary, storeSummary } = require('../../benchmark/micro/summary');
 
 const ROOT = path.join(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
@@ -29,6 +29,12 @@ module.exports = {
     t.ok(kept.length > 30, kept.length + ' lines');
     const missing = kept.filter((line) => !RESULTS.includes(line + '\n'));
     t.deepEqual(missing, [], 'lines of results/table.md not in RESULTS.md');
+    t.done();
+  },
+
+  'the README\'s sentence on timers made in a store is the one summary.js reads from the --als tables': function(t) {
+    const { sentence } = storeSummary();
+    t.ok(README.replace(/\s+/g, ' ').includes(sentence), 'README.md should say: ' + sentence);
     t.done();
   },
 
