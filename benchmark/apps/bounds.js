@@ -112,17 +112,25 @@ function childOptions(variant, opts) {
   return { mode: 'qtimers', options: { node: opts.node, qtimers: files[files.length - 1], extraArgs } };
 }
 
+/*
+ * `base` and `other` (childOptions, with their labels) run side by side on `workload`, `base`
+ * starting first when `baseFirst`; their results in that order, a failed child thrown
+ */
+function pairOf(name, workload, [base, baseLabel], [other, otherLabel], baseFirst, opts) {
+  const ended = runSideBySide(workload, baseFirst ? [base, other] : [other, base], opts.size);
+  const [baseResult, otherResult] = baseFirst ? ended : ended.slice().reverse();
+  for (const [result, label] of [[baseResult, baseLabel], [otherResult, otherLabel]]) {
+    if (result.error) throw new Error(name + ', ' + label + ': ' + result.error);
+  }
+  return [baseResult, otherResult];
+}
+
 /* one pair a round of each of a row's shares: the variant side by side with its bound, share = bound / variant in the metric's sense */
 function runShares(name, metric, variants, shares, opts, round, log) {
   return shares.map((share) => {
     const of = childOptions(variants.find((v) => v.label === share.of), opts);
     const bound = childOptions(variants.find((v) => v.label === share.bound), opts);
-    const boundFirst = round % 2 === 0;
-    const ended = runSideBySide(name, boundFirst ? [bound, of] : [of, bound], opts.size);
-    const [boundResult, ofResult] = boundFirst ? ended : ended.slice().reverse();
-    for (const [result, label] of [[boundResult, share.bound], [ofResult, share.of]]) {
-      if (result.error) throw new Error(name + ', ' + label + ': ' + result.error);
-    }
+    const [boundResult, ofResult] = pairOf(name, name, [bound, share.bound], [of, share.of], round % 2 === 0, opts);
     const ratio = advantage(metric, boundResult.metrics[metric.key], ofResult.metrics[metric.key]);
     log(`  [${round + 1}/${opts.rounds}] ${name}: ${share.label}, side by side: ${ratio.toFixed(2)}`);
     return ratio;
@@ -146,11 +154,8 @@ function runPlan(opts, log) {
         const nativeFirst = (round + v) % 2 === 0;
         // a variant with a workload of its own (the coarse ones: the same work, their own environment)
         // runs it natively too
-        const ended = runSideBySide(all[v].workload || name, nativeFirst ? [native, variant] : [variant, native], opts.size);
-        const [nativeResult, variantResult] = nativeFirst ? ended : ended.slice().reverse();
-        for (const [result, label] of [[nativeResult, 'native'], [variantResult, all[v].label]]) {
-          if (result.error) throw new Error(name + ', ' + label + ': ' + result.error);
-        }
+        const [nativeResult, variantResult] = pairOf(name, all[v].workload || name, [native, 'native'],
+          [variant, all[v].label], nativeFirst, opts);
         values[0].push(nativeResult.metrics[key]);
         values[v].push(variantResult.metrics[key]);
         ratios[v - 1].push(advantage(metric, nativeResult.metrics[key], variantResult.metrics[key]));
@@ -166,15 +171,15 @@ function runPlan(opts, log) {
 
 function table(rows, header) {
   const lines = [header, '', '| workload | timers | figure | median | advantage over native |', '|---|---|---|--:|--:|'];
-  const spread = (r) => `${median(r).toFixed(2)} (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`;
+  const spread = (r, unit) => `${median(r).toFixed(2)}${unit} (${Math.min(...r).toFixed(2)}-${Math.max(...r).toFixed(2)})`;
   for (const { name, metric, all, values, ratios, shares = [] } of rows) {
     all.forEach((variant, i) => {
-      const advantageText = i === 0 ? '1.00x' : spread(ratios[i - 1]).replace(' ', 'x ');
+      const advantageText = i === 0 ? '1.00x' : spread(ratios[i - 1], 'x');
       lines.push(`| ${i === 0 ? load(name).title : ''} | ${variant.label} | ${metric.label} (${metric.unit}) | ` +
         `${formatFigure(median(values[i]))} | ${advantageText} |`);
     });
     for (const share of shares) {
-      lines.push(`|  | ${share.label}, paired directly | share of the bound | | ${spread(share.ratios)} |`);
+      lines.push(`|  | ${share.label}, paired directly | share of the bound | | ${spread(share.ratios, '')} |`);
     }
   }
   lines.push('', 'Each variant ran side by side with a native run, two processes at once, once a round; the native ' +

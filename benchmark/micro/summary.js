@@ -62,6 +62,20 @@ function row(table, label, file) {
   return found;
 }
 
+/* one results file of Node `node`: its table, heap row, how many rows are below 1.0x, where it came from */
+function readPosition(dir, node, file) {
+  const table = readTable(path.join(dir, file));
+  if (Number(/^v(\d+)/.exec(table.version)[1]) !== node) throw new Error(file + ': Node ' + table.version + ', not ' + node);
+  return {
+    table,
+    heap: row(table, HEAP, file),
+    below: [...table.rows.values()].filter((r) => parseFloat(r.speedup) < 1).length,
+    source: { file, version: table.version, rounds: table.rounds, date: table.date },
+  };
+}
+
+const bytes = (cell) => Math.round(parseFloat(cell));
+
 /* the markdown lines of the README's table, and what they were read from */
 function summary(dir = RESULTS_DIR) {
   const lines = [
@@ -70,14 +84,10 @@ function summary(dir = RESULTS_DIR) {
   ];
   const sources = [];
   for (const { node, loaded, file } of POSITIONS) {
-    const table = readTable(path.join(dir, file));
-    if (Number(/^v(\d+)/.exec(table.version)[1]) !== node) throw new Error(file + ': Node ' + table.version + ', not ' + node);
-    const heap = row(table, HEAP, file);
-    const bytes = (cell) => Math.round(parseFloat(cell)) + ' B';
-    const below = [...table.rows.values()].filter((r) => parseFloat(r.speedup) < 1).length;
-    lines.push(`| ${node} | ${loaded} | ${bytes(heap.qtimers)} (${bytes(heap.native)}) | ` +
+    const { table, heap, below, source } = readPosition(dir, node, file);
+    lines.push(`| ${node} | ${loaded} | ${bytes(heap.qtimers)} B (${bytes(heap.native)} B) | ` +
       SPEEDUPS.map((s) => row(table, s.label, file).speedup).join(' | ') + ` | ${below} of ${table.rows.size} |`);
-    sources.push({ file, version: table.version, rounds: table.rounds, date: table.date });
+    sources.push(source);
   }
   return { lines, sources };
 }
@@ -87,13 +97,9 @@ function storeSummary(dir = RESULTS_DIR) {
   const parts = [];
   const sources = [];
   for (const { node, file } of IN_STORE) {
-    const table = readTable(path.join(dir, file));
-    if (Number(/^v(\d+)/.exec(table.version)[1]) !== node) throw new Error(file + ': Node ' + table.version + ', not ' + node);
-    const heap = row(table, HEAP, file);
-    const below = [...table.rows.values()].filter((r) => parseFloat(r.speedup) < 1).length;
-    parts.push(`Node ${node} ${Math.round(parseFloat(heap.qtimers))} B (native ${Math.round(parseFloat(heap.native))}), ` +
-      `${below} of ${table.rows.size} rows below 1.0x`);
-    sources.push({ file, version: table.version, rounds: table.rounds, date: table.date });
+    const { table, heap, below, source } = readPosition(dir, node, file);
+    parts.push(`Node ${node} ${bytes(heap.qtimers)} B (native ${bytes(heap.native)}), ${below} of ${table.rows.size} rows below 1.0x`);
+    sources.push(source);
   }
   return { sentence: 'With a store entered (`npm run bench -- --als`): ' + parts.join('; ') + '.', sources };
 }
