@@ -22,12 +22,17 @@
  * The four modes run one at a time within each round, in an order that is reversed every other
  * round (so that none always runs first); medians over rounds are printed with qtimers' ratio to
  * native and its share of each floor (qtimers' rate / the floor's, per round), and the range
- * over rounds of its share of the exact floor.
+ * over rounds of its share of the exact floor.  A full run writes the table to
+ * benchmark/results/floor.md (floor-node24.md with --node of another Node), which RESULTS.md
+ * shows; an --only run writes nothing.
  */
 
 'use strict';
 
+const fs = require('fs');
+const path = require('path');
 const runner = require('../micro/runner');
+const report = require('../micro/report');
 const statistics = require('../shared/statistics');
 const chart = require('../shared/chart');
 
@@ -35,9 +40,17 @@ const chart = require('../shared/chart');
 const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-(1|10|1000)|server\/refresh-10k|server\/refresh-100k|timeouts\/interval-1ms)$/;
 const MODES = ['native', 'qtimers', 'floor', 'exact'];
 // the ratios printed: [heading, mode, the mode it is measured against]
-const RATIOS = [['q/native', 'qtimers', 'native'], ['q/floor', 'qtimers', 'floor'], ['q/exact', 'qtimers', 'exact']];
+const RESULTS_DIR = path.join(runner.ROOT, 'benchmark', 'results');
+const READING = 'floor: one clock reading shared per section; exact: a clock read per arming, as qtimers must.\n' +
+  'setImmediate reads no clock, so its row runs the same code in both floors: their difference there\n' +
+  'is the run\'s noise.  A ratio > 1 means qtimers does better (CPU rows: the other\'s CPU per\n' +
+  'callback / qtimers\').';
+// (exact/native: how near native any library that keeps the contract can come on that row)
+const RATIOS = [['q/native', 'qtimers', 'native'], ['exact/native', 'exact', 'native'], ['q/floor', 'qtimers', 'floor'],
+  ['q/exact', 'qtimers', 'exact']];
 
 if (require.main === module) main(process.argv.slice(2));
+module.exports = { summarize, markdown };
 
 // ---------------------------------------------------------------- rounds and table
 
@@ -54,8 +67,9 @@ function main(argv) {
   if (!(opts.rounds >= 1)) { console.error('--rounds must be a positive number'); process.exit(2); }
   const scenarios = runner.loadScenarios(ROWS).filter((s) => only === null || only.test(s.id) || only.test(s.label));
   if (scenarios.length === 0) { console.error('--only ' + only.source + ': no row of the floor\'s matches'); process.exit(2); }
+  const info = runner.systemInfo(opts);
   console.log('%s, %d rounds; values are medians, ratios medians of the per-round ratios',
-    runner.systemInfo(opts).node, opts.rounds);
+    info.node, opts.rounds);
   const results = scenarios.map((scenario) => ({ scenario, values: {}, ratios: RATIOS.map(() => []) }));
   for (const result of results) for (const mode of MODES) result.values[mode] = [];
   const reversed = MODES.slice().reverse();
@@ -77,20 +91,50 @@ function main(argv) {
     }
     console.log('  round %d of %d done', round, opts.rounds);
   }
+  const rows = results.map(summarize);
   console.log('\n%s  %s  %s  %s', pad('scenario', 52), MODES.map((mode) => pad(mode, 10)).join('  '),
-    RATIOS.map(([heading]) => pad(heading, 8)).join('  '), 'q/exact range');
-  for (const result of results) {
-    const s = result.scenario;
-    const cells = MODES.map((mode) => pad(chart.formatValue(statistics.median(result.values[mode]), s.unit), 10));
-    const ratios = result.ratios.map((list) => pad(statistics.median(list).toFixed(2) + 'x', 8));
-    const exact = result.ratios[RATIOS.length - 1];
-    const range = Math.min.apply(null, exact).toFixed(2) + '-' + Math.max.apply(null, exact).toFixed(2);
-    console.log('%s  %s  %s  %s', pad(s.label + ' (' + s.unit + ')', 52), cells.join('  '), ratios.join('  '), range);
+    RATIOS.map(([heading]) => pad(heading, 12)).join('  '), 'q/exact range');
+  for (const row of rows) {
+    console.log('%s  %s  %s  %s', pad(row.label, 52), row.values.map((v) => pad(v, 10)).join('  '),
+      row.ratios.map((r) => pad(r, 12)).join('  '), row.range);
   }
-  console.log('\nfloor: one clock reading shared per section; exact: a clock read per arming, as qtimers must.\n' +
-    'setImmediate reads no clock, so its row runs the same code in both floors: their difference there\n' +
-    'is the run\'s noise.  A ratio > 1 means qtimers does better (CPU rows: the other\'s CPU per\n' +
-    'callback / qtimers\').');
+  console.log('\n' + READING);
+  // the file RESULTS.md shows: only a full run of every row replaces it
+  if (only !== null) {
+    console.log('--only: results/ left as it was');
+    return;
+  }
+  const file = 'floor' + runner.otherNode(opts.node, info.node) + '.md';
+  fs.writeFileSync(path.join(RESULTS_DIR, file), markdown(rows, info, opts));
+  console.log('wrote %s', path.join('benchmark', 'results', file));
+}
+
+/* a row's medians and ratios, formatted */
+function summarize(result) {
+  const s = result.scenario;
+  const exact = result.ratios[RATIOS.length - 1];
+  return {
+    label: s.label + ' (' + s.unit + ')',
+    values: MODES.map((mode) => chart.formatValue(statistics.median(result.values[mode]), s.unit)),
+    ratios: result.ratios.map((list) => statistics.median(list).toFixed(2) + 'x'),
+    range: Math.min.apply(null, exact).toFixed(2) + '-' + Math.max.apply(null, exact).toFixed(2),
+  };
+}
+
+/* results/floor.md (floor-node24.md for another Node): the table, its machine and its reading */
+function markdown(rows, info, opts) {
+  const date = new Date().toISOString().slice(0, 10);
+  const lines = [
+    '**qtimers against the floors**: ' + report.describeRun(info, opts) + ', ' + date + ', qtimers and the floors preloaded (`-r`)',
+    '',
+    '| scenario | ' + MODES.join(' | ') + ' | ' + RATIOS.map(([heading]) => heading).join(' | ') + ' | q/exact range |',
+    '|---|' + MODES.map(() => '--:|').join('') + RATIOS.map(() => '--:|').join('') + '--:|',
+  ];
+  for (const row of rows) {
+    lines.push('| ' + [row.label.replace(/\*/g, '\\*')].concat(row.values, row.ratios, [row.range]).join(' | ') + ' |');
+  }
+  lines.push('', READING.replace(/\n/g, ' '), '');
+  return lines.join('\n');
 }
 
 function pad(s, n) {

@@ -148,6 +148,21 @@ module.exports = {
     t.done();
   },
 
+  // RESULTS.md copies results/floor*.md (test-readme-figures.js): the file must hold every row,
+  // each mode's median and every ratio, the exact floor's to native among them
+  'bench:floor\'s results file has a row per scenario with its medians and four ratios': function(t) {
+    const { summarize, markdown } = require('../../benchmark/floor/run');
+    const scenario = { label: 'a row', unit: 'ops/s', better: 'higher' };
+    const row = summarize({ scenario, values: { native: [1e6, 2e6, 3e6], qtimers: [4e6], floor: [5e6], exact: [6e6] },
+      ratios: [[1.5], [2, 3, 4], [0.5], [0.8, 0.9, 1.2]] });
+    const text = markdown([row], { node: 'node v20.1.2 x64', cpu: 'CPU', cores: 2 }, { rounds: 3 });
+    const lines = text.split('\n');
+    t.ok(/^\*\*qtimers against the floors\*\*: node v20\.1\.2 x64, CPU \(2 cores\), 3 rounds, \d{4}-\d\d-\d\d, /.test(lines[0]), lines[0]);
+    t.equal(lines[2], '| scenario | native | qtimers | floor | exact | q/native | exact/native | q/floor | q/exact | q/exact range |');
+    t.equal(lines[4], '| a row (ops/s) | 2.00M | 4.00M | 5.00M | 6.00M | 1.50x | 3.00x | 0.50x | 0.90x | 0.80-1.20 |');
+    t.done();
+  },
+
   // benchmark/floor/run.js measures a bare implementation as the lower bound of any library that
   // keeps Node's rule; a floor that broke the rule would make that bound a false one.
   'the floor drains ticks and microtasks between two callbacks, and makeFloor(false) does not': function(t) {

@@ -2,8 +2,9 @@
 // The README's "what each position costs" table is the one benchmark/micro/summary.js reads from
 // the six committed `npm run bench` tables, figure for figure, with their rounds and date, and
 // benchmark/RESULTS.md carries the same table and a copy of results/table.md: a figure there is
-// always one a results file holds.  After a new `npm run bench`, paste what
-// `node benchmark/micro/summary.js` prints, and the new table.md.
+// always one a results file holds, as are its floor tables (results/floor*.md).  After a new
+// `npm run bench`, paste what `node benchmark/micro/summary.js` prints, and the new table.md;
+// after `npm run bench:floor`, its new file.
 
 const fs = require('fs');
 const os = require('os');
@@ -29,6 +30,19 @@ module.exports = {
     t.ok(kept.length > 30, kept.length + ' lines');
     const missing = kept.filter((line) => !RESULTS.includes(line + '\n'));
     t.deepEqual(missing, [], 'lines of results/table.md not in RESULTS.md');
+    t.done();
+  },
+
+  'benchmark/RESULTS.md\'s floor tables are results/floor*.md\'s, line for line': function(t) {
+    const dir = path.join(ROOT, 'benchmark', 'results');
+    const files = fs.readdirSync(dir).filter((name) => /^floor(-node\d+)?\.md$/.test(name));
+    t.ok(files.includes('floor.md') && files.includes('floor-node24.md'), 'Node 20 and 24: ' + files);
+    for (const name of files) {
+      const kept = fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter((line) => line.startsWith('|') || line.startsWith('**'));
+      t.ok(kept.length >= 10, name + ': ' + kept.length + ' lines');
+      const missing = kept.filter((line) => !RESULTS.includes(line + '\n'));
+      t.deepEqual(missing, [], 'lines of results/' + name + ' not in RESULTS.md');
+    }
     t.done();
   },
 
