@@ -2,7 +2,7 @@
  * The floors: how fast can any JavaScript timers library be while it keeps Node's rule that the
  * nextTick and microtask queues are drained between two callbacks?
  *
- * Runs eight rows of the main table (micro/runner.js and shared/statistics.js: the same scenario files,
+ * Runs nine rows of the main table (micro/runner.js and shared/statistics.js: the same scenario files,
  * children and ratio arithmetic) natively, with qtimers, and with two bare implementations
  * (benchmark/floor/timers.js, preloaded as qtimers is by index.js) that keep only what no drop-in
  * library can drop: a new handle object per call, the callback check, first-in first-out order,
@@ -37,7 +37,7 @@ const statistics = require('../shared/statistics');
 const chart = require('../shared/chart');
 
 // the main table's rows measured against the floors (ids of benchmark/micro/scenarios/*)
-const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-(1|10|1000)|server\/refresh-10k|server\/refresh-100k|timeouts\/interval-1ms)$/;
+const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-(1|10|100|1000)|server\/refresh-10k|server\/refresh-100k|timeouts\/interval-1ms)$/;
 const MODES = ['native', 'qtimers', 'floor', 'exact'];
 // the ratios printed: [heading, mode, the mode it is measured against]
 const RESULTS_DIR = path.join(runner.ROOT, 'benchmark', 'results');
