@@ -39,13 +39,14 @@ const chart = require('../shared/chart');
 // the main table's rows measured against the floors (ids of benchmark/micro/scenarios/*)
 const ROWS = /^(primitives\/immediate-batch-0|primitives\/timeout-batch-0|cpu\/loops-(1|10|100|1000)|server\/refresh-10k|server\/refresh-100k|timeouts\/interval-1ms)$/;
 const MODES = ['native', 'qtimers', 'floor', 'exact'];
-// the ratios printed: [heading, mode, the mode it is measured against]
 const RESULTS_DIR = path.join(runner.ROOT, 'benchmark', 'results');
+// how to read the table, printed under it and written under it in the results file
 const READING = 'floor: one clock reading shared per section; exact: a clock read per arming, as qtimers must.\n' +
   'setImmediate reads no clock, so its row runs the same code in both floors: their difference there\n' +
   'is the run\'s noise.  A ratio > 1 means qtimers does better (CPU rows: the other\'s CPU per\n' +
   'callback / qtimers\').';
-// (exact/native: how near native any library that keeps the contract can come on that row)
+// the ratios printed: [heading, mode, the mode it is measured against] (exact/native: how near
+// native any library that keeps the contract can come on that row)
 const RATIOS = [['q/native', 'qtimers', 'native'], ['exact/native', 'exact', 'native'], ['q/floor', 'qtimers', 'floor'],
   ['q/exact', 'qtimers', 'exact']];
 

@@ -15,6 +15,13 @@ const ROOT = path.join(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const RESULTS = fs.readFileSync(path.join(ROOT, 'benchmark', 'RESULTS.md'), 'utf8');
 
+/* a results file's table and heading lines, and those of them RESULTS.md does not hold */
+function copiedLines(name) {
+  const lines = fs.readFileSync(path.join(ROOT, 'benchmark', 'results', name), 'utf8').split('\n');
+  const kept = lines.filter((line) => line.startsWith('|') || line.startsWith('**'));
+  return { kept, missing: kept.filter((line) => !RESULTS.includes(line + '\n')) };
+}
+
 module.exports = {
   'the README carries the table summary.js reads from the committed results': function(t) {
     const { lines } = summary();
@@ -25,10 +32,8 @@ module.exports = {
   },
 
   'benchmark/RESULTS.md\'s copy of results/table.md is that file\'s table, line for line': function(t) {
-    const table = fs.readFileSync(path.join(ROOT, 'benchmark', 'results', 'table.md'), 'utf8').split('\n');
-    const kept = table.filter((line) => line.startsWith('|') || line.startsWith('**qtimers vs native'));
+    const { kept, missing } = copiedLines('table.md');
     t.ok(kept.length > 30, kept.length + ' lines');
-    const missing = kept.filter((line) => !RESULTS.includes(line + '\n'));
     t.deepEqual(missing, [], 'lines of results/table.md not in RESULTS.md');
     t.done();
   },
@@ -38,9 +43,8 @@ module.exports = {
     const files = fs.readdirSync(dir).filter((name) => /^floor(-node\d+)?\.md$/.test(name));
     t.ok(files.includes('floor.md') && files.includes('floor-node24.md'), 'Node 20 and 24: ' + files);
     for (const name of files) {
-      const kept = fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter((line) => line.startsWith('|') || line.startsWith('**'));
+      const { kept, missing } = copiedLines(name);
       t.ok(kept.length >= 10, name + ': ' + kept.length + ' lines');
-      const missing = kept.filter((line) => !RESULTS.includes(line + '\n'));
       t.deepEqual(missing, [], 'lines of results/' + name + ' not in RESULTS.md');
     }
     t.done();
