@@ -163,6 +163,25 @@ module.exports = {
     t.done();
   },
 
+  // benchmark/floor/phases.js splits a batch into making, waiting and running: each phase is a
+  // median of the warm half, and a child's batch runs every callback it made
+  'bench:floor\'s phases: medians of the warm half, a row per kind and phase, a child that runs its batches': function(t) {
+    const phases = require('../../benchmark/floor/phases');
+    t.deepEqual(phases.medianPhases({ create: [90, 80, 70, 1, 2, 3], wait: [50, 40, 30, 1, 5, 7], drain: [70, 60, 50, 2, 2, 4] }),
+      { create: 2, wait: 5, drain: 2 });
+    const one = { create: 40, wait: 1080, drain: 27.5 };
+    const table = phases.rows({ timeout: { native: [one, one], qtimers: [one], exact: [one] } });
+    const lines = phases.markdown(table, 34.5, { node: 'node v20.1.2 x64', cpu: 'CPU', cores: 2 }, { rounds: 2 }).split('\n');
+    t.equal(lines[2], '| batch | phase | unit | native | qtimers | exact |');
+    t.deepEqual(lines.slice(4, 7), ['| `setTimeout(fn, 1)` | create | ns/timer | 40.0 | 40.0 | 40.0 |',
+      '| `setTimeout(fn, 1)` | wait | µs | 1080 | 1080 | 1080 |', '| `setTimeout(fn, 1)` | drain | ns/callback | 27.5 | 27.5 | 27.5 |']);
+    t.ok(lines.some((line) => line.includes('read (native): 34.5 ns')), 'the clock read');
+    const out = JSON.parse(execFileSync(process.execPath, [path.join(__dirname, '..', '..', 'benchmark', 'floor', 'phases.js'),
+      '--child', 'timeout', '4'], { encoding: 'utf8', timeout: 30000 }));
+    t.ok(out.create > 0 && out.wait > 0 && out.drain > 0, JSON.stringify(out));
+    t.done();
+  },
+
   // benchmark/floor/run.js measures a bare implementation as the lower bound of any library that
   // keeps Node's rule; a floor that broke the rule would make that bound a false one.
   'the floor drains ticks and microtasks between two callbacks, and makeFloor(false) does not': function(t) {
