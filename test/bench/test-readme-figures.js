@@ -2,9 +2,9 @@
 // The README's "what each position costs" table is the one benchmark/micro/summary.js reads from
 // the six committed `npm run bench` tables, figure for figure, with their rounds and date, and
 // benchmark/RESULTS.md carries the same table and a copy of results/table.md: a figure there is
-// always one a results file holds, as are its floor tables (results/floor*.md).  After a new
+// always one a results file holds, as are its floor tables (results/floor*.md, phases*.md).  After a new
 // `npm run bench`, paste what `node benchmark/micro/summary.js` prints, and the new table.md;
-// after `npm run bench:floor`, its new file.
+// after `npm run bench:floor` or `node benchmark/floor/phases.js`, its new file.
 
 const fs = require('fs');
 const os = require('os');
@@ -38,13 +38,17 @@ module.exports = {
     t.done();
   },
 
-  'benchmark/RESULTS.md\'s floor tables are results/floor*.md\'s, line for line': function(t) {
+  'benchmark/RESULTS.md\'s floor and phases tables are results/floor*.md\'s and phases*.md\'s, line for line': function(t) {
     const dir = path.join(ROOT, 'benchmark', 'results');
-    const files = fs.readdirSync(dir).filter((name) => /^floor(-node\d+)?\.md$/.test(name));
-    t.ok(files.includes('floor.md') && files.includes('floor-node24.md'), 'Node 20 and 24: ' + files);
+    const files = fs.readdirSync(dir).filter((name) => /^(floor|phases)(-node\d+)?\.md$/.test(name));
+    for (const kind of ['floor', 'phases']) {
+      t.ok(files.includes(kind + '.md') && files.includes(kind + '-node24.md'), kind + ', Node 20 and 24: ' + files);
+    }
+    // a heading, the table's two header lines and its rows: nine rows a floor, six a phases table
+    const least = { floor: 12, phases: 9 };
     for (const name of files) {
       const { kept, missing } = copiedLines(name);
-      t.ok(kept.length >= 10, name + ': ' + kept.length + ' lines');
+      t.ok(kept.length >= least[name.replace(/(-node\d+)?\.md$/, '')], name + ': ' + kept.length + ' lines');
       t.deepEqual(missing, [], 'lines of results/' + name + ' not in RESULTS.md');
     }
     t.done();
