@@ -386,14 +386,17 @@ module.exports = {
         };
       };
       const native = scavenges(false);
-      // a qtimers run under the bound is repeated, up to 3 times: on Node 24 an occasional run
-      // falls to half of native's (docs/decisions.md, open); a build that does it every time fails
-      let q = scavenges(true);
-      for (let tries = 1; tries < 3 && q.asTask < native.asTask / 2; tries++) q = scavenges(true);
+      const q = scavenges(true);
+      // Compared as shares: V8 sometimes grows the young generation early in a run, and then
+      // collects half as often, all of it still as tasks (Node 20 and 24: 166 of 172 against
+      // native's 333 of 335; docs/decisions.md, 2026-12-05).  The build this guards against ran
+      // about a third of its scavenges as tasks.
+      const share = (r) => r.asTask / (r.asTask + r.midWork);
       t.ok(/^checksum -?\d+$/.test(native.checksum), 'the program finished: ' + native.checksum);
       t.equal(q.checksum, native.checksum, 'the same work');
       t.ok(native.asTask + native.midWork > 0, 'the program allocates enough to be collected');
-      t.ok(q.asTask >= native.asTask / 2, `${q.asTask} scavenges ran as tasks, native ${native.asTask}`);
+      t.ok(share(q) >= share(native) - 0.2,
+        `${q.asTask} of ${q.asTask + q.midWork} scavenges ran as tasks, native ${native.asTask} of ${native.asTask + native.midWork}`);
       t.ok(q.midWork <= 2 * native.midWork + 10, `${q.midWork} in the middle of the work, native ${native.midWork}`);
       t.done();
     },
