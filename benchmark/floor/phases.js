@@ -35,8 +35,8 @@ const READ_ROUNDS = 7;
 const CHILD_TIMEOUT_MS = 60000;   // the watchdog of one child (a hung one is killed, the run fails)
 const PRELOADS = {
   native: [],
-  qtimers: ['-r', path.join(runner.ROOT, 'index.js')],
-  exact: ['-r', path.join(__dirname, 'exact-install.js')],
+  qtimers: ['-r', runner.QTIMERS],
+  exact: ['-r', runner.EXACT_FLOOR],
 };
 const MODES = Object.keys(PRELOADS);
 const KINDS = ['timeout', 'immediate'];
@@ -146,7 +146,7 @@ function runChild(node, mode, kind) {
   return JSON.parse(child.stdout.trim().split('\n').pop());
 }
 
-/* one row per kind and phase: the medians over rounds per mode, and the ratios to qtimers' */
+/* one row per kind and phase: each mode's median over rounds */
 function rows(runs) {
   const out = [];
   for (const kind of Object.keys(runs)) {

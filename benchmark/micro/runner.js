@@ -150,4 +150,4 @@ function runAll(scenarios, modes, opts, onMeasured) {
   return results;
 }
 
-module.exports = { ROOT, loadScenarios, runChild, checkQtimers, systemInfo, otherNode, runAll };
+module.exports = { ROOT, QTIMERS, EXACT_FLOOR, loadScenarios, runChild, checkQtimers, systemInfo, otherNode, runAll };
