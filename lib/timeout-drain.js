@@ -227,7 +227,7 @@ function drainTimeouts(now, started) {
     if (!completed) resume.queueResume(now);
     // settles the driver while this drain's reading is still the clock's, then hands it back
     section.drainEnded();
-    driver.rearmFired(now, completed);
+    driver.rearmFired(now, completed, repeatStart);
   }
 }
 

@@ -199,9 +199,10 @@ function fire() {
 
 /*
  * a drain ends (`completed`: no callback threw); in the driver's own callback its period is set
- * to what Node re-arms it with, from its start `now`
+ * to what Node re-arms it with, from its start `now`.  `lastStart`: the latest start of an
+ * interval's callback the drain read (0 if none).
  */
-function rearmFired(now, completed) {
+function rearmFired(now, completed, lastStart) {
   if (!firing) return;
   firing = false;
   if (!completed) {
@@ -216,7 +217,15 @@ function rearmFired(now, completed) {
       driver._repeat = null;              // nothing pending: Node lets it go (kept for refresh())
     }
   } else {
-    let delay = armedExpiry - now;
+    // Node's own timer, re-armed as its timers callback returns, wakes for the first expiry but
+    // no sooner than the millisecond after its loop time, which each arming and each interval's
+    // start read again: timeouts that fell due while the callbacks ran wait for the next
+    // millisecond natively, and so here.  The driver's period counts from `now`, where Node's
+    // loop time stayed (qtimers' reads do not move it).
+    let wake = armedExpiry;
+    const lastRead = Math.max(clock.latestNow(), lastStart);
+    if (wake <= lastRead) wake = lastRead + 1;
+    let delay = wake - now;
     if (delay < 1) delay = 1;
     driver._repeat = delay;
     driverDelay = delay;
