@@ -56,11 +56,6 @@ function msOf(t) {
   return Math.floor((t[0] - baseSeconds) * MS_PER_S + Math.floor(t[1] / NS_PER_MS) - baseMs);
 }
 
-// The latest now(), as libuv's loop time is the latest of Node's own reads: Node reads (and so
-// moves) that time at every arming, and re-arms its timer from it when its timers callback
-// returns (timeout-driver.js's rearmFired).
-let latest = 0;
-
 /*
  * the scheduling time now, in ms.  A hot loop that must not allocate calls msOf(hrtime())
  * itself: V8 removes the reading's array only where it inlines Node's hrtime() wrapper, and a
@@ -69,12 +64,7 @@ let latest = 0;
  * drain's own level").
  */
 function now() {
-  return (latest = msOf(hrtime()));
-}
-
-/* the latest now() */
-function latestNow() {
-  return latest;
+  return msOf(hrtime());
 }
 
 /* the scheduling time now, in ms with their fraction: now() is its whole part */
@@ -143,7 +133,6 @@ module.exports = {
   hrtime,
   msOf,
   now,
-  latestNow,
   preciseNow,
   epochNow,
   sectionNow,

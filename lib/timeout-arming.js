@@ -4,7 +4,8 @@
  * Owns the knob of what a timer is stamped with (setTimeout.exactStart), the start a timer made
  * or refreshed now gets (startNow), and linking a timeout into the store from a start
  * (addTimeoutAt): in its delay's list, counted if referenced, the driver wanted by its expiry
- * and, for a timeout with a context that is due first, driven in its frame.  A coarse timeout
+ * and, for a timeout with a context that is due first, driven in its frame; and the latest
+ * start it read (lastRead), which Node's loop time would be.  A coarse timeout
  * (coarse.js, opt-in) is placed there instead.  Shared by timeouts.js (add, refresh) and
  * timeout-drain.js (an interval's re-arming).
  * It must never call user code, unlink a timer, or use the globals.
@@ -29,9 +30,19 @@ const settings = {
   exactStart: true,
 };
 
+// The latest start read for an arming: natively every arming reads, and so moves, libuv's loop
+// time, from which Node re-arms its timer as its timers callback returns (timeout-driver.js's
+// rearmFired).  Reads that Node does not make (stats(), currentTimestamp()) are not counted.
+let lastArmingRead = 0;
+
 /* the time a timer made or refreshed now starts at */
 function startNow() {
-  return settings.exactStart ? clock.now() : clock.sectionNow();
+  return settings.exactStart ? (lastArmingRead = clock.now()) : clock.sectionNow();
+}
+
+/* the latest clock read startNow() made */
+function lastRead() {
+  return lastArmingRead;
 }
 
 /* a timeout with a context is pending for `expiry`: the driver runs in its frame if it is due first */
@@ -54,6 +65,6 @@ function addTimeoutAt(timer, start, fresh) {
   if (timer._flags & CONTEXT) driveFor(timer, start + msecs);
 }
 
-module.exports = { settings, startNow, driveFor, addTimeoutAt };
+module.exports = { settings, startNow, lastRead, driveFor, addTimeoutAt };
 
 require('./own-frames').end(ownFrom);

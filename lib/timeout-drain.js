@@ -30,7 +30,7 @@ const resume = require('./timeout-resume');
 const { THREW, DRAINS, tally, fileCoarse } = require('./timeout-counts');
 const { calledInContext, releaseContext } = require('./callback-context');
 const { REFED, DESTROYED, CLEARED, REPEAT, EXTRA, CONTEXT, COARSE, PRIMITIVE } = require('./flags');
-const { settings, driveFor, addTimeoutAt } = require('./timeout-arming');
+const { settings, lastRead, driveFor, addTimeoutAt } = require('./timeout-arming');
 const coarse = require('./coarse');
 
 // Captured at load: the globals may be replaced (by us) or removed (by tests) later.
@@ -227,7 +227,7 @@ function drainTimeouts(now, started) {
     if (!completed) resume.queueResume(now);
     // settles the driver while this drain's reading is still the clock's, then hands it back
     section.drainEnded();
-    driver.rearmFired(now, completed, repeatStart);
+    driver.rearmFired(now, completed, Math.max(lastRead(), repeatStart));
   }
 }
 

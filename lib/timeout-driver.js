@@ -199,10 +199,11 @@ function fire() {
 
 /*
  * a drain ends (`completed`: no callback threw); in the driver's own callback its period is set
- * to what Node re-arms it with, from its start `now`.  `lastStart`: the latest start of an
- * interval's callback the drain read (0 if none).
+ * to what Node re-arms it with, from its start `now`.  `lastRead`: the latest clock read of an
+ * arming or of an interval's start (timeout-arming.js's lastRead, the drain's), which may be
+ * older than `now`.
  */
-function rearmFired(now, completed, lastStart) {
+function rearmFired(now, completed, lastRead) {
   if (!firing) return;
   firing = false;
   if (!completed) {
@@ -223,7 +224,6 @@ function rearmFired(now, completed, lastStart) {
     // millisecond natively, and so here.  The driver's period counts from `now`, where Node's
     // loop time stayed (qtimers' reads do not move it).
     let wake = armedExpiry;
-    const lastRead = Math.max(clock.latestNow(), lastStart);
     if (wake <= lastRead) wake = lastRead + 1;
     let delay = wake - now;
     if (delay < 1) delay = 1;
