@@ -190,7 +190,9 @@ function makeFloor(tickDrain, exactStart) {
     now = -1;
     const first = list._idleNext;
     if (first !== list) {
-      timeoutDriver = nativeSetTimeout(runTimeouts, Math.max(1, first._idleStart + first._idleTimeout - t));
+      // from the time now, which the native timer counts from (the drain's reading may be a
+      // millisecond or more old by now)
+      timeoutDriver = nativeSetTimeout(runTimeouts, Math.max(1, first._idleStart + first._idleTimeout - clockNow()));
     }
   }
 
